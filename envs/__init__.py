@@ -1,0 +1,22 @@
+"""bidbluff environments.  ``ENVS`` lists every registered versioned env module."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+ENVS = ("libertalia_v0",)
+
+
+def load(name: str) -> ModuleType:
+    """The versioned env module ``name`` (e.g. ``"libertalia_v0"``)."""
+    if name not in ENVS:
+        raise ValueError(f"unknown env {name!r}; registered: {', '.join(ENVS)}")
+    return importlib.import_module(f"envs.{name}")
+
+
+def make(name: str, raw: bool = False, **kwargs: Any) -> Any:
+    """``envs.make("libertalia_v0", num_players=4)``: the wrapped env (``raw=True``: raw_env)."""
+    module = load(name)
+    return module.raw_env(**kwargs) if raw else module.env(**kwargs)

@@ -1,0 +1,11 @@
+"""What every game shares: the engine contract, the action codec, the AEC env, rewards."""
+
+from envs.core.aec import BoardGameEnv, wrap
+from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.core.game import TERMINAL, Game, GameState
+from envs.core.rewards import REWARD_MODES, final_rewards
+
+__all__ = [
+    "TERMINAL", "Action", "ActionCodec", "ActionKind", "BoardGameEnv", "Game", "GameState",
+    "REWARD_MODES", "final_rewards", "wrap",
+]  # fmt: skip

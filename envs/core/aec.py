@@ -1,0 +1,230 @@
+"""The AEC environment every game shares.
+
+The env is thin: the engine decides who acts and what is legal; this class
+keeps PettingZoo's bookkeeping (agents, rewards, terminations, truncations,
+infos), builds the spaces once, checks each action once, and turns final
+scores into rewards.  Game classes only point it at their ``Game``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.game import TERMINAL, Game, GameState
+from envs.core.rewards import REWARD_MODES, final_rewards
+
+ILLEGAL_POLICIES = ("raise", "terminate")
+
+
+class BoardGameEnv(AECEnv):
+    """PettingZoo AEC env over any ``Game``.
+
+    Args:
+        num_players: seats at the table (the game's default when omitted).
+        reward_mode: ``"win"`` (default), ``"rank"`` or ``"score"``; see
+            ``envs.core.rewards``.
+        illegal_action: ``"raise"`` (default) raises ``ValueError`` naming the
+            legal actions; ``"terminate"`` ends the game with -1 for the
+            offender and 0 for the others, as PettingZoo's
+            ``TerminateIllegalWrapper`` does.
+        render_mode: ``"ansi"`` returns the board as text, ``"human"`` prints it.
+        render_view: seat whose view ``render`` shows; ``None`` follows the
+            acting seat, ``"all"`` shows everything.
+    """
+
+    game: ClassVar[Game]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        reward_mode: str = "win",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+        render_view: int | str | None = None,
+    ) -> None:
+        super().__init__()
+        game = self.game
+        num_players = game.default_players if num_players is None else int(num_players)
+        if not game.min_players <= num_players <= game.max_players:
+            raise ValueError(
+                f"{game.name} is for {game.min_players}-{game.max_players} players, not {num_players}"
+            )
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode {reward_mode!r} is not one of {REWARD_MODES}")
+        if illegal_action not in ILLEGAL_POLICIES:
+            raise ValueError(f"illegal_action {illegal_action!r} is not one of {ILLEGAL_POLICIES}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.num_players = num_players
+        self.reward_mode = reward_mode
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.render_view = render_view
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        n = game.codec.n
+        self._action_space = spaces.Discrete(n)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (game.observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self._no_mask = np.zeros(n, dtype=np.int8)
+        self._rng: np.random.Generator | None = None
+        self.game_state: GameState | None = None
+        self._legal_ids: list[int] = []
+        self._mask = self._no_mask
+
+    # -- spaces ---------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_space
+
+    # -- episode --------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+            for i, agent in enumerate(self.possible_agents):
+                self._action_space.seed(None if seed is None else seed + i)
+        options = dict(options or {})
+        saved = options.pop("state", None)
+        setup = {k: options.pop(k) for k in list(options) if k in self.game.setup_options()}
+        if options:
+            warnings.warn(f"{self.game.name}: ignoring unknown reset options {sorted(options)}", stacklevel=2)
+        if saved is not None:
+            state = self.game.state_from_dict(saved)
+            if state.num_players != self.num_players:
+                raise ValueError(
+                    f"the saved state is for {state.num_players} players; this env seats {self.num_players}"
+                )
+        else:
+            state = self.game.new_state(self.num_players, self._rng, **setup)
+        self.game_state = state
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_transition()
+        if state.is_terminal():
+            raise ValueError("the saved state is already over; nothing to play")
+
+    def _after_transition(self) -> None:
+        """Point ``agent_selection`` at the engine's next decision, or finish the game."""
+        state = self.game_state
+        seat = state.current_player()
+        if seat == TERMINAL:
+            self._legal_ids = []
+            self._mask = self._no_mask
+            scores = state.scores()
+            rewards = final_rewards(scores, self.reward_mode, self.game.score_scale)
+            for agent, reward in zip(self.possible_agents, rewards):
+                self.rewards[agent] = reward
+                self.terminations[agent] = True
+                self.infos[agent] = {"scores": list(scores)}
+            return
+        game = self.game
+        self._legal_ids = sorted(game.action_to_id(state, a, seat) for a in state.legal_actions())
+        self._mask = game.codec.mask(self._legal_ids)
+        self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        obs = self.game.encode(self.game_state, seat)
+        acting = agent == self.agent_selection and not self.terminations[agent]
+        return {"observation": obs, "action_mask": (self._mask if acting else self._no_mask).copy()}
+
+    def action_masks(self) -> np.ndarray:
+        """Mask of the acting agent (what sb3-contrib's MaskablePPO asks for)."""
+        return self._mask.copy()
+
+    def legal_action_ids(self) -> list[int]:
+        return list(self._legal_ids)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat_of[agent]
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if action is None or int(action) not in self._legal_ids:
+            self._illegal(agent, action)
+        else:
+            engine_action = self.game.id_to_action(self.game_state, int(action), seat)
+            self.game_state.apply(engine_action, self._rng)
+            self._after_transition()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _illegal(self, agent: str, action: Any) -> None:
+        legal = ", ".join(f"{i} ({self.action_to_str(i)})" for i in self._legal_ids)
+        what = action if action is None else f"{action} ({self._describe_any(action)})"
+        message = f"{agent} cannot take action {what} now; legal: {legal}"
+        if self.illegal_action == "raise":
+            raise ValueError(message)
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": agent, "message": message}
+        self.rewards[agent] = -1.0
+
+    def _describe_any(self, action: Any) -> str:
+        try:
+            return self.action_to_str(int(action))
+        except (ValueError, TypeError):
+            return "not an action id"
+
+    # -- text -----------------------------------------------------------------
+    def action_to_str(self, action_id: int) -> str:
+        """The acting seat's action ``action_id`` in words (absolute seats)."""
+        seat = self._seat_of[self.agent_selection]
+        return self.game.action_to_str(self.game.id_to_action(self.game_state, int(action_id), seat))
+
+    def str_to_action(self, text: str) -> int:
+        """Inverse of ``action_to_str`` among the acting seat's legal actions (case and spaces ignored)."""
+        wanted = " ".join(text.lower().split())
+        for action_id in self._legal_ids:
+            if self.action_to_str(action_id).lower() == wanted:
+                return action_id
+        legal = "; ".join(self.action_to_str(i) for i in self._legal_ids)
+        raise ValueError(f"{text!r} is not a legal action now; legal: {legal}")
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode", stacklevel=2)
+            return None
+        view = self.render_view
+        if view is None:
+            seat = None if self.game_state.is_terminal() else self._seat_of[self.agent_selection]
+        elif view == "all":
+            seat = None
+        else:
+            seat = int(view)
+        text = self.game_state.render(seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(raw: BoardGameEnv) -> AECEnv:
+    """What ``env()`` adds on top of ``raw_env``: only the order check earns its cost."""
+    return wrappers.OrderEnforcingWrapper(raw)

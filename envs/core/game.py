@@ -1,0 +1,108 @@
+"""The contract between a game's pure engine and the shared AEC env.
+
+Modelled on OpenSpiel's game/state split: a ``Game`` declares the facts once
+(name, player counts, action codec, observation size) and builds states; a
+``GameState`` knows who decides next, its legal actions, how an action changes
+it, and prints itself.  Engines import nothing from gymnasium or pettingzoo.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.codec import Action, ActionCodec
+
+TERMINAL = -1  # current_player() once the game is over
+
+
+class GameState(ABC):
+    """One position of a game.  Chance is drawn from the ``rng`` given to ``apply``."""
+
+    num_players: int
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat that must decide next, or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Structured actions open to ``current_player()``; never empty before the end."""
+
+    @abstractmethod
+    def apply(self, action: Action, rng: np.random.Generator) -> None:
+        """Carry out ``action`` (assumed legal) and every automatic step after it."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each seat's score as the game counts it (final once terminal)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe, complete: ``from_dict(to_dict())`` is the same position."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState: ...
+
+    def clone(self) -> GameState:
+        return type(self).from_dict(self.to_dict())
+
+    @abstractmethod
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> GameState:
+        """A full state consistent with everything ``seat`` knows, drawn at random."""
+
+    @abstractmethod
+    def render(self, seat: int | None = None) -> str:
+        """Text board from ``seat``'s view; ``None`` shows everything."""
+
+    def __str__(self) -> str:
+        return self.render(None)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Game(ABC):
+    """Facts about a game and its codec: what the env needs beyond the engine."""
+
+    name: ClassVar[str]  # e.g. "libertalia_v0"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    codec: ClassVar[ActionCodec]
+    observation_size: ClassVar[int]
+    score_scale: ClassVar[float]  # typical score spread, for reward_mode="score"
+    state_class: ClassVar[type[GameState]]
+
+    @abstractmethod
+    def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> GameState:
+        """Initial position after setup chance (deals, bag draws)."""
+
+    @abstractmethod
+    def encode(self, state: GameState, seat: int) -> np.ndarray:
+        """float32 vector of ``observation_size``: ``seat``'s information only."""
+
+    def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
+        """Seat-relative id of an engine action; games with seat arguments override."""
+        return self.codec.encode(action)
+
+    def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
+        return self.codec.decode(action_id)
+
+    def action_to_str(self, action: Action) -> str:
+        return " ".join(str(a) for a in action)
+
+    def setup_options(self) -> tuple[str, ...]:
+        """Names ``reset(options=...)`` accepts besides ``state``."""
+        return ()
+
+    def state_from_dict(self, data: dict[str, Any]) -> GameState:
+        return self.state_class.from_dict(data)

@@ -1,0 +1,1 @@
+"""Libertalia (2012): engine (rules), content, codec, AEC env."""

@@ -1,0 +1,177 @@
+"""Libertalia's action ids and observation vector.
+
+Actions (``Discrete(508)``), seats relative to the acting player
+(0 = self, 1 = next seat to the left, ...)::
+
+      0-29   play r       sunrise: put character r (1-30) face down
+     30-59   parrot r     the Parrot is replaced by r from the hand
+     60-89   recruit r    the Recruiter takes r from the den back to hand
+     90-119  surgeon r    the Surgeon takes r from the discard pile back to hand
+    120-126  keep t       the Preacher keeps one token of type t
+    127-140  trade t k    the Merchant sells k (2 or 3) tokens of type t
+    141-320  gunner o r   the Gunner discards character r from seat o's den
+    321-327  booty t      take a token of type t from today's booty
+    328-507  sabre o r    the sabre discards character r from neighbour o's den
+
+Token types: chest, jewels, goods, map, relic, sabre, officer.
+
+Observation (float32, 1117 values in [0, 1]): six seat blocks of 169, seats
+relative to the observer and padded to six, then 103 shared values.  A seat
+block holds: present; colour one-hot (6, sets the tie-break numbers); hand (30:
+own cards, or for an opponent every card it may hold); unseen cards / 3;
+discard pile (30, the part everyone knows); den characters (30); den booty
+(7, count / 5); ship card (30); its ship card has acted today; has chosen at
+sunrise; chosen card (30, own seat only); doubloons / 40; score / 150.
+Shared: campaign (3), day (6), phase (4: sunrise, parrot, day, dusk), open
+decision (9, see ``rules.DECISIONS``), tokens left to take for this card / 2,
+the card took a Spanish officer, the booty of the six days (6 x 7, count / 6),
+the bag (7, count / 10), ranks never yet dealt (30).  Counts are clipped at 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.libertalia.content import BAG, BOOTY_NAMES, CHARACTERS, DAYS, NUM_RANKS
+from envs.libertalia.rules import DAY, DECISIONS, DUSK, PARROT, PHASES, LibertaliaState
+
+MAX_PLAYERS = 6
+TOKENS = len(BAG)
+
+CODEC = ActionCodec(
+    [
+        ActionKind("play", (NUM_RANKS,), "sunrise: play character r face down"),
+        ActionKind("parrot", (NUM_RANKS,), "replace the Parrot with r from hand"),
+        ActionKind("recruit", (NUM_RANKS,), "Recruiter: take r from den to hand"),
+        ActionKind("surgeon", (NUM_RANKS,), "Surgeon: take r from discard to hand"),
+        ActionKind("keep", (TOKENS,), "Preacher: keep one token of type t"),
+        ActionKind("trade", (TOKENS, 2), "Merchant: sell 2 or 3 tokens of type t"),
+        ActionKind("gunner", (MAX_PLAYERS, NUM_RANKS), "Gunner: discard r from seat o's den"),
+        ActionKind("booty", (TOKENS,), "dusk: take a token of type t"),
+        ActionKind("sabre", (MAX_PLAYERS, NUM_RANKS), "sabre: discard r from neighbour o's den"),
+    ]
+)
+
+_RANKED = ("play", "parrot", "recruit", "surgeon")
+_TARGETED = ("gunner", "sabre")
+
+
+def action_to_id(action: Action, seat: int, num_players: int) -> int:
+    kind = action[0]
+    if kind in _RANKED:
+        return CODEC.encode((kind, action[1] - 1))
+    if kind in _TARGETED:
+        return CODEC.encode((kind, (action[1] - seat) % num_players, action[2] - 1))
+    if kind == "trade":
+        return CODEC.encode((kind, action[1], action[2] - 2))
+    return CODEC.encode(action)
+
+
+def id_to_action(action_id: int, seat: int, num_players: int) -> Action:
+    coded = CODEC.decode(action_id)
+    kind = coded[0]
+    if kind in _RANKED:
+        return (kind, coded[1] + 1)
+    if kind in _TARGETED:
+        return (kind, (seat + coded[1]) % num_players, coded[2] + 1)
+    if kind == "trade":
+        return (kind, coded[1], coded[2] + 2)
+    return coded
+
+
+def action_to_str(action: Action) -> str:
+    kind = action[0]
+    if kind in _RANKED:
+        return f"{kind} {action[1]} {CHARACTERS[action[1]]}"
+    if kind in _TARGETED:
+        return f"{kind} P{action[1]} {action[2]} {CHARACTERS[action[2]]}"
+    if kind == "trade":
+        return f"trade {action[2]} {BOOTY_NAMES[action[1]]}"
+    return f"{kind} {BOOTY_NAMES[action[1]]}"
+
+
+# Observation layout, built once.
+SEAT_FIELDS = (
+    ("present", 1), ("colour", MAX_PLAYERS), ("hand", NUM_RANKS), ("unseen", 1),
+    ("discard", NUM_RANKS), ("den", NUM_RANKS), ("den_booty", TOKENS), ("ship", NUM_RANKS),
+    ("acted", 1), ("has_chosen", 1), ("chosen", NUM_RANKS), ("doubloons", 1), ("score", 1),
+)  # fmt: skip
+SHARED_FIELDS = (
+    ("campaign", 3), ("day", DAYS), ("phase", 4), ("decision", len(DECISIONS)), ("picks_left", 1),
+    ("officer", 1), ("booty_days", DAYS * TOKENS), ("bag", TOKENS), ("undealt", NUM_RANKS),
+)  # fmt: skip
+
+
+def _offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
+    out, at = {}, 0
+    for name, size in fields:
+        out[name] = at
+        at += size
+    return out, at
+
+
+SEAT_AT, SEAT_SIZE = _offsets(SEAT_FIELDS)
+SHARED_AT, SHARED_SIZE = _offsets(SHARED_FIELDS)
+OBSERVATION_SIZE = MAX_PLAYERS * SEAT_SIZE + SHARED_SIZE
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
+_DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
+
+
+def encode(state: LibertaliaState, seat: int) -> np.ndarray:
+    """``seat``'s observation: its own cards, and only public facts about the others."""
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    n = state.num_players
+    acted = _acted_seats(state)
+    for rel in range(n):
+        s = (seat + rel) % n
+        base = rel * SEAT_SIZE
+        out[base] = 1.0
+        out[base + SEAT_AT["colour"] + s] = 1.0
+        if s == seat:
+            hand, discard = state.hands[s], state.discards[s]
+            if state.chosen[s]:
+                out[base + SEAT_AT["chosen"] + state.chosen[s] - 1] = 1.0
+        else:
+            hand, discard = state.possible_hand(s), state.known_discard(s)
+            out[base + SEAT_AT["unseen"]] = min(1.0, state.hidden_count(s) / 3)
+        _ranks(out, base + SEAT_AT["hand"], hand)
+        _ranks(out, base + SEAT_AT["discard"], discard)
+        _ranks(out, base + SEAT_AT["den"], state.dens[s])
+        at = base + SEAT_AT["den_booty"]
+        out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.den_booty[s], dtype=np.float32) / 5)
+        for owner, rank in state.ship:
+            if owner == s:
+                out[base + SEAT_AT["ship"] + rank - 1] = 1.0
+        out[base + SEAT_AT["acted"]] = float(s in acted)
+        out[base + SEAT_AT["has_chosen"]] = float(bool(state.chosen[s]))
+        out[base + SEAT_AT["doubloons"]] = min(1.0, state.doubloons[s] / 40)
+        out[base + SEAT_AT["score"]] = min(1.0, state.score[s] / 150)
+    g = MAX_PLAYERS * SEAT_SIZE
+    out[g + SHARED_AT["campaign"] + min(state.campaign, 2)] = 1.0
+    out[g + SHARED_AT["day"] + min(state.day, DAYS - 1)] = 1.0
+    if state.phase in _PHASE_INDEX:
+        out[g + SHARED_AT["phase"] + _PHASE_INDEX[state.phase]] = 1.0
+    if state.pending:
+        out[g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]]] = 1.0
+    if state.phase == DUSK:
+        out[g + SHARED_AT["picks_left"]] = max(0, state.dusk_picks) / 2
+        out[g + SHARED_AT["officer"]] = float(state.dusk_officer)
+    at = g + SHARED_AT["booty_days"]
+    out[at : at + DAYS * TOKENS] = np.minimum(1.0, np.asarray(state.booty_days, dtype=np.float32).ravel() / 6)
+    at = g + SHARED_AT["bag"]
+    out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.bag, dtype=np.float32) / 10)
+    _ranks(out, g + SHARED_AT["undealt"], state.undealt)
+    return out
+
+
+def _ranks(out: np.ndarray, at: int, ranks: list[int]) -> None:
+    for r in ranks:
+        out[at + r - 1] = 1.0
+
+
+def _acted_seats(state: LibertaliaState) -> set[int]:
+    """Seats whose ship card has already resolved in the current phase."""
+    if state.phase in (PARROT, DAY):
+        return {s for s, _ in state.ship[: state.cursor]}
+    return set()

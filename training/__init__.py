@@ -1,0 +1,1 @@
+"""Matches, tournaments and (later) training for bidbluff envs."""
