@@ -6,6 +6,14 @@ from envs.core.game import TERMINAL, Game, GameState
 from envs.core.rewards import REWARD_MODES, final_rewards
 
 __all__ = [
-    "TERMINAL", "Action", "ActionCodec", "ActionKind", "BoardGameEnv", "Game", "GameState",
-    "REWARD_MODES", "final_rewards", "wrap",
-]  # fmt: skip
+    "REWARD_MODES",
+    "TERMINAL",
+    "Action",
+    "ActionCodec",
+    "ActionKind",
+    "BoardGameEnv",
+    "Game",
+    "GameState",
+    "final_rewards",
+    "wrap",
+]

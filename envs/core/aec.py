@@ -53,9 +53,7 @@ class BoardGameEnv(AECEnv):
         game = self.game
         num_players = game.default_players if num_players is None else int(num_players)
         if not game.min_players <= num_players <= game.max_players:
-            raise ValueError(
-                f"{game.name} is for {game.min_players}-{game.max_players} players, not {num_players}"
-            )
+            raise ValueError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {num_players}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode {reward_mode!r} is not one of {REWARD_MODES}")
         if illegal_action not in ILLEGAL_POLICIES:
@@ -94,8 +92,7 @@ class BoardGameEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-            for i, agent in enumerate(self.possible_agents):
-                self._action_space.seed(None if seed is None else seed + i)
+            self._action_space.seed(seed)
         options = dict(options or {})
         saved = options.pop("state", None)
         setup = {k: options.pop(k) for k in list(options) if k in self.game.setup_options()}
@@ -129,7 +126,7 @@ class BoardGameEnv(AECEnv):
             self._mask = self._no_mask
             scores = state.scores()
             rewards = final_rewards(scores, self.reward_mode, self.game.score_scale)
-            for agent, reward in zip(self.possible_agents, rewards):
+            for agent, reward in zip(self.possible_agents, rewards, strict=True):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True
                 self.infos[agent] = {"scores": list(scores)}

@@ -92,7 +92,7 @@ class LibertaliaGame(Game):
 
 class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     game = LibertaliaGame()
-    metadata = {**BoardGameEnv.metadata, "name": "libertalia_v0"}
+    metadata: ClassVar[dict[str, Any]] = {**BoardGameEnv.metadata, "name": "libertalia_v0"}
 
 
 def env(**kwargs: Any) -> raw_env:

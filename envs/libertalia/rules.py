@@ -46,7 +46,7 @@ DECISIONS = ("play", "parrot", "recruit", "surgeon", "keep", "trade", "gunner", 
 
 def booty_total(counts: list[int]) -> int:
     """Campaign-end value of a den's booty: chests, jewels, goods, map sets, relics."""
-    value = sum(c * v for c, v in zip(counts, BOOTY_VALUE))
+    value = sum(c * v for c, v in zip(counts, BOOTY_VALUE, strict=True))
     return value + (counts[Booty.MAP] // 3) * MAP_SET_VALUE
 
 
@@ -403,7 +403,7 @@ class LibertaliaState(GameState):
         for seat in range(n):
             self.score[seat] += totals[seat]
         self.campaign_totals.append(totals)
-        self._say(-1, "campaign %d scores: %s" % (self.campaign + 1, ", ".join(map(str, totals))))
+        self._say(-1, f"campaign {self.campaign + 1} scores: {', '.join(map(str, totals))}")
         for seat in range(n):
             # Den and discard characters leave the game, booty goes back to the bag;
             # unplayed cards stay in hand.

@@ -1,0 +1,298 @@
+"""Generic tests every registered env gets for free, at every player count.
+
+PettingZoo's own ``api_test`` and ``seed_test``; random play to the end with
+the mask invariants checked at every step; determinism; save/restore of any
+position; and no-leak: an observation is a function of the seat's information
+set only, checked against ``resample_hidden``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import envs
+from envs.core.game import TERMINAL
+
+MAX_STEPS = 5000  # far beyond any real game; a game that does not end within it is a bug
+
+
+def make_raw(env_name: str, num_players: int, **kw):
+    return envs.load(env_name).raw_env(num_players=num_players, **kw)
+
+
+def random_game(env, rng: np.random.Generator, check=None) -> list[int]:
+    """Play ``env`` (already reset) to the end with uniform legal actions; return the actions."""
+    actions = []
+    for agent in env.agent_iter(MAX_STEPS):
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        if check:
+            check(env, agent, obs)
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(legal))
+        actions.append(action)
+        env.step(action)
+    return actions
+
+
+def test_pettingzoo_api(env_name, num_players):
+    env = envs.make(env_name, num_players=num_players)
+    api_test(env, num_cycles=300)
+
+
+def test_pettingzoo_seed(env_name, num_players):
+    module = envs.load(env_name)
+    seed_test(lambda: module.env(num_players=num_players), num_cycles=300)
+
+
+def test_random_play_keeps_mask_invariants(env_name, num_players):
+    env = make_raw(env_name, num_players)
+    space = env.observation_space(env.possible_agents[0])
+    rng = np.random.default_rng(num_players)
+
+    def check(env, agent, obs):
+        assert obs["action_mask"].any(), f"{agent} must act with an empty mask"
+        assert space.contains(obs), "observation outside its space"
+        assert np.array_equal(env.action_masks(), obs["action_mask"])
+        assert sorted(np.flatnonzero(obs["action_mask"])) == env.legal_action_ids()
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any(), f"{other} has legal actions off its turn"
+
+    for game in range(3):
+        env.reset(seed=game)
+        random_game(env, rng, check)
+        state = env.game_state
+        assert state.current_player() == TERMINAL
+        assert not env.agents, "every agent must be done at the end"
+        assert len(state.scores()) == num_players
+
+
+def test_every_game_ends_with_zero_sum_rewards(env_name, num_players):
+    for mode in ("win", "rank", "score"):
+        env = make_raw(env_name, num_players, reward_mode=mode)
+        env.reset(seed=7)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        rng = np.random.default_rng(7)
+        for agent in env.agent_iter(MAX_STEPS):
+            obs, reward, termination, truncation, info = env.last()
+            totals[agent] += reward
+            if termination or truncation:
+                assert info["scores"] == env.game_state.scores()
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert not env.agents, "every agent must be done at the end"
+        assert sum(totals.values()) == pytest.approx(0.0, abs=1e-9)
+        if mode == "win":
+            scores = env.game_state.scores()
+            best = [a for a, s in zip(env.possible_agents, scores, strict=True) if s == max(scores)]
+            assert all(totals[a] > 0 for a in best) or len(best) == num_players
+
+
+def test_same_seed_and_actions_give_the_same_game(env_name, num_players):
+    def trajectory(seed: int, actions: list[int] | None):
+        env = make_raw(env_name, num_players)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        record, taken = [], []
+        for agent in env.agent_iter(MAX_STEPS):
+            obs, reward, termination, truncation, _ = env.last()
+            record.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward))
+            if termination or truncation:
+                env.step(None)
+                continue
+            action = actions[len(taken)] if actions else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            taken.append(action)
+            env.step(action)
+        return record, taken, env.game_state.to_dict()
+
+    first, actions, end = trajectory(11, None)
+    second, _, end_again = trajectory(11, actions)
+    assert first == second
+    assert end == end_again
+    other, _, _ = trajectory(12, None)
+    assert other != first, "a different seed should change the game"
+
+
+def test_state_round_trips_at_random_points(env_name, num_players):
+    module = envs.load(env_name)
+    state_class = module.raw_env.game.state_class
+    env = make_raw(env_name, num_players)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for agent in env.agent_iter(MAX_STEPS):
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        if rng.random() < 0.15:
+            state = env.game_state
+            data = json.loads(json.dumps(state.to_dict()))
+            restored = state_class.from_dict(data)
+            assert restored == state
+            assert restored.to_dict() == state.to_dict()
+            clone = state.clone()
+            assert clone == state and clone is not state
+            # A restored position plays on exactly like the original.
+            twin = make_raw(env_name, num_players)
+            twin.reset(seed=99, options={"state": data})
+            assert twin.agent_selection == agent
+            for seat_agent in env.possible_agents:
+                mine, theirs = env.observe(seat_agent), twin.observe(seat_agent)
+                assert np.array_equal(mine["observation"], theirs["observation"])
+                assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked > 3
+
+
+def test_clone_is_independent(env_name, num_players):
+    env = make_raw(env_name, num_players)
+    env.reset(seed=5)
+    state = env.game_state
+    before = state.to_dict()
+    clone = state.clone()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        if clone.is_terminal():
+            break
+        legal = clone.legal_actions()
+        clone.apply(legal[rng.integers(len(legal))], rng)
+    assert state.to_dict() == before
+
+
+def test_observation_depends_only_on_the_information_set(env_name, num_players):
+    """no-leak: resampling what a seat cannot see never changes its observation,
+    and the resample really does change hidden information somewhere."""
+    module = envs.load(env_name)
+    game = module.raw_env.game
+    rng = np.random.default_rng(num_players)
+    changed = 0
+    for seed in range(3):
+        env = make_raw(env_name, num_players)
+        env.reset(seed=seed)
+        for _agent in env.agent_iter(MAX_STEPS):
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            state = env.game_state
+            for seat in range(num_players):
+                sample = state.resample_hidden(seat, rng)
+                assert np.array_equal(game.encode(state, seat), game.encode(sample, seat)), (
+                    f"seat {seat}'s observation changed when only hidden information changed"
+                )
+                assert sample.current_player() == state.current_player()
+                if seat == state.current_player():
+                    assert sorted(sample.legal_actions()) == sorted(state.legal_actions())
+                changed += sample.to_dict() != state.to_dict()
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert changed > 0, "resample_hidden never changed anything: nothing is hidden?"
+
+
+def test_resampled_states_play_to_the_end(env_name, num_players):
+    env = make_raw(env_name, num_players)
+    env.reset(seed=21)
+    rng = np.random.default_rng(21)
+    for _ in range(40):
+        state = env.game_state
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))], rng)
+    sample = env.game_state.resample_hidden(0, rng)
+    type(sample).from_dict(sample.to_dict())  # still a valid position
+    for _ in range(MAX_STEPS):
+        if sample.is_terminal():
+            break
+        legal = sample.legal_actions()
+        assert legal
+        sample.apply(legal[rng.integers(len(legal))], rng)
+    assert sample.is_terminal()
+
+
+def test_illegal_action_names_the_legal_ones(env_name, num_players):
+    env = make_raw(env_name, num_players)
+    env.reset(seed=0)
+    mask = env.action_masks()
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    legal = env.legal_action_ids()
+    before = env.game_state.to_dict()
+    with pytest.raises(ValueError) as err:
+        env.step(illegal)
+    assert env.action_to_str(legal[0]) in str(err.value)
+    assert env.game_state.to_dict() == before, "a refused action must change nothing"
+    with pytest.raises(ValueError):
+        env.step(None)
+
+    env = make_raw(env_name, num_players, illegal_action="terminate")
+    env.reset(seed=0)
+    offender = env.agent_selection
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -1.0
+    assert sum(env.rewards.values()) == -1.0
+
+
+def test_actions_speak_in_words(env_name, num_players):
+    env = make_raw(env_name, num_players, render_mode="ansi")
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        if env.terminations[env.agent_selection]:
+            break
+        words = [env.action_to_str(i) for i in env.legal_action_ids()]
+        assert len(set(words)) == len(words), "two legal actions print the same"
+        for i, text in zip(env.legal_action_ids(), words, strict=True):
+            assert env.str_to_action(text) == i
+            assert env.str_to_action(f"  {text.upper()} ") == i
+        with pytest.raises(ValueError, match="legal"):
+            env.str_to_action("no such move")
+        board = env.render()
+        assert isinstance(board, str) and board
+        env.step(int(rng.choice(env.legal_action_ids())))
+
+
+def test_bad_options_are_refused_clearly(env_name, num_players):
+    module = envs.load(env_name)
+    game = module.raw_env.game
+    with pytest.raises(ValueError, match="players"):
+        module.raw_env(num_players=game.max_players + 1)
+    with pytest.raises(ValueError, match="reward_mode"):
+        module.raw_env(num_players=num_players, reward_mode="money")
+    env = make_raw(env_name, num_players)
+    env.reset(seed=0)
+    data = env.game_state.to_dict()
+    other = game.min_players if num_players != game.min_players else game.max_players
+    with pytest.raises(ValueError, match="players"):
+        make_raw(env_name, other).reset(options={"state": data})
+    broken = dict(data)
+    broken.pop(next(k for k in data if k not in ("game", "num_players")))
+    with pytest.raises(ValueError):
+        make_raw(env_name, num_players).reset(options={"state": broken})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(4))
+def test_many_random_games(env_name, num_players, chunk):
+    """2,000 random games per player count (four chunks of 500), straight on the engine."""
+    game = envs.load(env_name).raw_env.game
+    for g in range(500):
+        seed = chunk * 500 + g
+        rng = np.random.default_rng(seed)
+        state = game.new_state(num_players, rng)
+        for _ in range(MAX_STEPS):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            assert legal, f"seed {seed}: no legal action for seat {state.current_player()}"
+            state.apply(legal[rng.integers(len(legal))], rng)
+        assert state.is_terminal(), f"seed {seed}: game did not end"
+        if g % 50 == 0:
+            type(state).from_dict(state.to_dict())
