@@ -15,8 +15,8 @@ Actions (``Discrete(508)``), seats relative to the acting player
 
 Token types: chest, jewels, goods, map, relic, sabre, officer.
 
-Observation (float32, 1117 values in [0, 1]): six seat blocks of 169, seats
-relative to the observer and padded to six, then 103 shared values.  A seat
+Observation (float32, 1154 values in [0, 1]): six seat blocks of 169, seats
+relative to the observer and padded to six, then 140 shared values.  A seat
 block holds: present; colour one-hot (6, sets the tie-break numbers); hand (30:
 own cards, or for an opponent every card it may hold); unseen cards / 3;
 discard pile (30, the part everyone knows); den characters (30); den booty
@@ -25,7 +25,9 @@ sunrise; chosen card (30, own seat only); doubloons / 40; score / 150.
 Shared: campaign (3), day (6), phase (4: sunrise, parrot, day, dusk), open
 decision (9, see ``rules.DECISIONS``), tokens left to take for this card / 2,
 the card took a Spanish officer, the booty of the six days (6 x 7, count / 6),
-the bag (7, count / 10), ranks never yet dealt (30).  Counts are clipped at 1.
+the bag (7, count / 10), ranks never yet dealt (30), and what the open decision
+is about when it is the observer's: the characters it could pick or hit (30)
+and the token types it could take, keep or sell (7).  Counts are clipped at 1.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ SEAT_FIELDS = (
 SHARED_FIELDS = (
     ("campaign", 3), ("day", DAYS), ("phase", 4), ("decision", len(DECISIONS)), ("picks_left", 1),
     ("officer", 1), ("booty_days", DAYS * TOKENS), ("bag", TOKENS), ("undealt", NUM_RANKS),
+    ("option_ranks", NUM_RANKS), ("option_tokens", TOKENS),
 )  # fmt: skip
 
 
@@ -162,6 +165,14 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
     at = g + SHARED_AT["bag"]
     out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.bag, dtype=np.float32) / 10)
     _ranks(out, g + SHARED_AT["undealt"], state.undealt)
+    if state.pending and state.pending[1] == seat:
+        for action in state.legal_actions():
+            if action[0] in _TARGETED:
+                out[g + SHARED_AT["option_ranks"] + action[2] - 1] = 1.0
+            elif action[0] in _RANKED:
+                out[g + SHARED_AT["option_ranks"] + action[1] - 1] = 1.0
+            else:
+                out[g + SHARED_AT["option_tokens"] + action[1]] = 1.0
     return out
 
 
