@@ -41,6 +41,7 @@ def random_game(env, rng: np.random.Generator, check=None) -> list[int]:
     return actions
 
 
+@pytest.mark.filterwarnings("ignore:.*ignoring unknown reset options")  # api_test passes {"options": 1}
 def test_pettingzoo_api(env_name, num_players):
     env = envs.make(env_name, num_players=num_players)
     api_test(env, num_cycles=300)
@@ -272,6 +273,8 @@ def test_bad_options_are_refused_clearly(env_name, num_players):
     other = game.min_players if num_players != game.min_players else game.max_players
     with pytest.raises(ValueError, match="players"):
         make_raw(env_name, other).reset(options={"state": data})
+    with pytest.warns(UserWarning, match="unknown reset options"):
+        make_raw(env_name, num_players).reset(seed=0, options={"colour": "red"})
     broken = dict(data)
     broken.pop(next(k for k in data if k not in ("game", "num_players")))
     with pytest.raises(ValueError):
