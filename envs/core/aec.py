@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.core.game import TERMINAL, Game, GameState
-from envs.core.rewards import REWARD_MODES, final_rewards
+from envs.core.rewards import REWARD_MODES
 
 ILLEGAL_POLICIES = ("raise", "terminate")
 
@@ -125,7 +125,7 @@ class BoardGameEnv(AECEnv):
             self._legal_ids = []
             self._mask = self._no_mask
             scores = state.scores()
-            rewards = final_rewards(scores, self.reward_mode, self.game.score_scale)
+            rewards = self.game.final_rewards(state, self.reward_mode)
             for agent, reward in zip(self.possible_agents, rewards, strict=True):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec
+from envs.core.rewards import final_rewards
 
 TERMINAL = -1  # current_player() once the game is over
 
@@ -80,6 +81,7 @@ class Game(ABC):
     codec: ClassVar[ActionCodec]
     observation_size: ClassVar[int]
     score_scale: ClassVar[float]  # typical score spread, for reward_mode="score"
+    zero_sum: ClassVar[bool] = True  # every reward mode sums to zero
     state_class: ClassVar[type[GameState]]
 
     @abstractmethod
@@ -99,6 +101,10 @@ class Game(ABC):
 
     def action_to_str(self, action: Action) -> str:
         return " ".join(str(a) for a in action)
+
+    def final_rewards(self, state: GameState, mode: str) -> list[float]:
+        """Rewards at the end; games with their own payoffs override ``"win"``."""
+        return final_rewards(state.scores(), mode, self.score_scale)
 
     def setup_options(self) -> tuple[str, ...]:
         """Names ``reset(options=...)`` accepts besides ``state``."""

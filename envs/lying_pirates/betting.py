@@ -1,0 +1,187 @@
+"""The Betting phase of Lying Pirates: bids on hidden dice, "exactly" and "Liar!".
+
+Used by the full game and, alone, by the ``liars_dice_v0`` benchmark.  Pure
+Python: a ``BettingRound`` holds the cups, the bettors in turn order and the
+bids so far; ``legal_actions`` / ``apply`` move it on; ``outcome`` says who
+won, lost and survived once someone called.
+
+Actions: ``("bid", quantity, face)``, ``("exact", quantity, face)``, ``("liar",)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs.lying_pirates.dice import BET_FACES, BLANK, WILD, Die
+
+
+@dataclass(frozen=True)
+class BettingRules:
+    """What varies between Lying Pirates' betting and the classic Liar's dice."""
+
+    wild: int = WILD  # face that counts as any bet face (never as itself when it is bet on)
+    faces: tuple[int, ...] = BET_FACES  # faces one may bet on
+    exact: bool = True  # "exactly" calls exist
+    first_bid_cap: bool = True  # the first quantity may not exceed the captains in the game
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"wild": self.wild, "faces": list(self.faces), "exact": self.exact,
+                "first_bid_cap": self.first_bid_cap}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BettingRules:
+        return cls(int(data["wild"]), tuple(data["faces"]), bool(data["exact"]), bool(data["first_bid_cap"]))
+
+
+LYING_PIRATES = BettingRules()
+CLASSIC = BettingRules(wild=6, faces=(1, 2, 3, 4, 5, 6), exact=False, first_bid_cap=False)
+
+
+@dataclass
+class Outcome:
+    """Who won, lost and survived a betting phase, and why."""
+
+    winners: list[int]
+    losers: list[int]
+    survivors: list[int]
+    call: str  # "liar", "exact" or "alone"
+    caller: int = -1
+    bettor: int = -1  # whose bet was judged (the caller's own for "exact")
+    bet: tuple[int, int] = (0, 0)
+    count: int = 0  # dice that counted toward the bet, as judged for ``bettor``
+    correct: bool = False  # the judged bet held (liar: count >= q; exact: count == q)
+    wrong_exact: int = -1  # seat that called a wrong "exactly" (out of the next phase)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "bet": list(self.bet)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+        return cls(**{**data, "bet": tuple(data["bet"])})
+
+
+def count_for(cups: dict[int, list[list[int]]], face: int, judged: int, rules: BettingRules) -> int:
+    """Dice showing ``face`` (or the wild face) over every cup, judged for ``judged``'s bet.
+
+    The Cursed die negates its face in its holder's own cup, for the holder's
+    own bets only: that cup then counts zero toward that face, wild dice too.
+    """
+    total = 0
+    for seat, cup in cups.items():
+        if seat == judged:
+            cursed = [f for kind, f in cup if kind == Die.CURSED]
+            if cursed and cursed[0] == face:
+                continue
+        for _, f in cup:
+            if f == face or (f == rules.wild and face != rules.wild):
+                total += 1
+    return total
+
+
+@dataclass
+class BettingRound:
+    """One betting phase.
+
+    ``cups`` maps every seat whose dice are in play (the Phantom's included) to
+    its dice as ``[kind, face]``; ``bettors`` are the seats that bet, in turn
+    order from the Starting Captain.  ``captains`` caps the first bid.
+    """
+
+    cups: dict[int, list[list[int]]]
+    bettors: list[int]
+    captains: int
+    rules: BettingRules = LYING_PIRATES
+    bids: list[list[int]] = field(default_factory=list)  # [seat, quantity, face]
+    turn: int = 0  # index into ``bettors``
+    outcome: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.bettors) == 1 and self.outcome is None:
+            self.outcome = Outcome([self.bettors[0]], [], [], "alone")
+
+    @property
+    def dice_in_play(self) -> int:
+        return sum(len(cup) for cup in self.cups.values())
+
+    @property
+    def current(self) -> int:
+        """Seat whose turn it is to bet (-1 once the phase is over)."""
+        return -1 if self.outcome else self.bettors[self.turn]
+
+    def raises(self) -> list[tuple[int, int]]:
+        """Every bet that may follow the last one (or open the phase)."""
+        top = self.dice_in_play
+        if self.bids:
+            _, q0, f0 = self.bids[-1]
+            return [(q, f) for q in range(q0, top + 1) for f in self.rules.faces if q > q0 or f > f0]
+        cap = min(top, self.captains) if self.rules.first_bid_cap else top
+        return [(q, f) for q in range(1, cap + 1) for f in self.rules.faces]
+
+    def legal_actions(self) -> list[tuple]:
+        if self.outcome:
+            return []
+        raises = self.raises()
+        actions: list[tuple] = [("bid", q, f) for q, f in raises]
+        if self.bids:
+            if self.rules.exact:
+                _, q0, f0 = self.bids[-1]
+                actions += [("exact", q0, f0)] + [("exact", q, f) for q, f in raises]
+            actions.append(("liar",))
+        return actions
+
+    def apply(self, action: tuple) -> None:
+        seat = self.current
+        if action[0] == "bid":
+            self.bids.append([seat, action[1], action[2]])
+            self.turn = (self.turn + 1) % len(self.bettors)
+        elif action[0] == "liar":
+            self._judge_liar(seat)
+        else:
+            self._judge_exact(seat, action[1], action[2])
+
+    def _judge_liar(self, caller: int) -> None:
+        bettor, q, f = self.bids[-1]
+        count = count_for(self.cups, f, bettor, self.rules)
+        correct = count >= q
+        winner, loser = (bettor, caller) if correct else (caller, bettor)
+        others = [s for s in self.bettors if s not in (winner, loser)]
+        self.outcome = Outcome([winner], [loser], others, "liar", caller, bettor, (q, f), count, correct)
+
+    def _judge_exact(self, caller: int, q: int, f: int) -> None:
+        count = count_for(self.cups, f, caller, self.rules)
+        if count == q:
+            others = [s for s in self.bettors if s != caller]
+            self.outcome = Outcome([caller], others, [], "exact", caller, caller, (q, f), count, True)
+            return
+        previous = self.bids[-1][0]
+        others = [s for s in self.bettors if s not in (caller, previous)]
+        self.outcome = Outcome([previous], [caller], others, "exact", caller, caller, (q, f), count, False,
+                               wrong_exact=caller)  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cups": {str(s): [list(d) for d in cup] for s, cup in self.cups.items()},
+            "bettors": list(self.bettors),
+            "captains": self.captains,
+            "rules": self.rules.to_dict(),
+            "bids": [list(b) for b in self.bids],
+            "turn": self.turn,
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BettingRound:
+        return cls(
+            cups={int(s): [list(d) for d in cup] for s, cup in data["cups"].items()},
+            bettors=list(data["bettors"]),
+            captains=int(data["captains"]),
+            rules=BettingRules.from_dict(data["rules"]),
+            bids=[list(b) for b in data["bids"]],
+            turn=int(data["turn"]),
+            outcome=Outcome.from_dict(data["outcome"]) if data["outcome"] else None,
+        )
+
+
+def faces_shown(cup: list[list[int]]) -> str:
+    return " ".join("-" if f == BLANK else str(f) for _, f in cup)

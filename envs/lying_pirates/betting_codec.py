@@ -1,0 +1,94 @@
+"""Action ids and observation of the ``liars_dice_v0`` benchmark.
+
+Actions (``Discrete(409)``)::
+
+      0-203  bid q f      bet that at least q dice show face f (id = (q-1)*6 + f-1)
+    204-407  exact q f    "exactly q dice show f", then reveal
+        408  liar         "Liar!" to the last bet, then reveal
+
+Quantities run 1..34 (6 captains x 5 dice + 4 special dice).  Faces 1-6 are
+laid out for every preset; Lying Pirates' rules never allow a bet on 1s.
+
+Observation (float32, 1,308 values in [0, 1]), seats relative to the observer:
+own crew dice as counts per face 1-6 (/ 5); for each special die kind (Pirate
+King, Mermaid, Cursed, Ghost) its face one-hot (blank, 1-6) when the observer
+holds it; per seat (6): present, still to bet this phase (bettor), dice count
+(/ 10), special dice held (4); dice in play (/ 34); the last bet's quantity
+(/ 34) and face one-hot (6); the full bet history: for each possible bet, which
+seat made it (34 x 6 x 6, one-hot seat).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.lying_pirates.betting_game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
+from envs.lying_pirates.dice import SPECIALS, Die
+
+FACE_SLOTS = 6
+CODEC = ActionCodec(
+    [
+        ActionKind("bid", (MAX_QUANTITY, FACE_SLOTS), "bet: at least q dice show f"),
+        ActionKind("exact", (MAX_QUANTITY, FACE_SLOTS), "exactly q dice show f"),
+        ActionKind("liar", (), "call the last bet a lie"),
+    ]
+)
+
+
+def action_to_id(action: Action) -> int:
+    if action[0] == "liar":
+        return CODEC.encode(action)
+    return CODEC.encode((action[0], action[1] - 1, action[2] - 1))
+
+
+def id_to_action(action_id: int) -> Action:
+    coded = CODEC.decode(action_id)
+    if coded[0] == "liar":
+        return coded
+    return (coded[0], coded[1] + 1, coded[2] + 1)
+
+
+def action_to_str(action: Action) -> str:
+    if action[0] == "liar":
+        return "liar"
+    return f"{action[0]} {action[1]}x{action[2]}"
+
+
+OWN = FACE_SLOTS + len(SPECIALS) * 7
+SEAT = 1 + 1 + 1 + len(SPECIALS)
+HISTORY = MAX_QUANTITY * FACE_SLOTS * MAX_PLAYERS
+OBSERVATION_SIZE = OWN + MAX_PLAYERS * SEAT + 1 + 1 + FACE_SLOTS + HISTORY
+_SEATS_AT = OWN
+_TABLE_AT = _SEATS_AT + MAX_PLAYERS * SEAT
+_HISTORY_AT = _TABLE_AT + 1 + 1 + FACE_SLOTS
+
+
+def encode(state: BettingGameState, seat: int) -> np.ndarray:
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    betting = state.round
+    n = state.num_players
+    for kind, face in betting.cups[seat]:
+        if kind == Die.CREW:
+            out[face - 1] += 0.2
+        else:
+            out[FACE_SLOTS + SPECIALS.index(kind) * 7 + face] = 1.0
+    bettors = set(betting.bettors)
+    for rel in range(n):
+        s = (seat + rel) % n
+        at = _SEATS_AT + rel * SEAT
+        out[at] = 1.0
+        out[at + 1] = float(s in bettors)
+        cup = betting.cups.get(s, [])
+        out[at + 2] = len(cup) / 10
+        for kind, _ in cup:
+            if kind != Die.CREW:
+                out[at + 3 + SPECIALS.index(kind)] = 1.0
+    out[_TABLE_AT] = betting.dice_in_play / MAX_QUANTITY
+    if betting.bids:
+        _, q, f = betting.bids[-1]
+        out[_TABLE_AT + 1] = q / MAX_QUANTITY
+        out[_TABLE_AT + 2 + f - 1] = 1.0
+    for who, q, f in betting.bids:
+        out[_HISTORY_AT + ((q - 1) * FACE_SLOTS + f - 1) * MAX_PLAYERS + (who - seat) % n] = 1.0
+    return out

@@ -1,0 +1,105 @@
+"""
+# Liar's dice (Lying Pirates' Betting phase)
+
+| Import             | `from envs import liars_dice_v0`                   |
+|--------------------|----------------------------------------------------|
+| Actions            | Discrete                                           |
+| Parallel API       | No                                                 |
+| Agents             | `agents= ['player_0', ..., 'player_{n-1}']`        |
+| Agents             | 2-6 (`num_players`, default 2)                     |
+| Action Shape       | Discrete(409)                                      |
+| Observation Shape  | (1308,)                                            |
+| Observation Values | [0, 1]                                             |
+
+One Betting phase of Lying Pirates as a game: every captain rolls `dice`
+crew dice (1-5, default 5) in a hidden cup, plus any `specials` ("pirate
+king", "mermaid", "cursed", "ghost"), each dealt to a random seat.  Seat 0
+opens; captains bet on how many dice show a face 2-6 (1s are wild), raise,
+call "exactly" or "Liar!".  The first bet may not exceed the number of
+captains.  A right "exactly" wins alone and everyone else loses; a wrong one
+loses and the previous bettor wins.  `preset="classic"` plays OpenSpiel's
+`liars_dice` instead: 6s wild, bets on any face, no "exactly", no cap.
+
+### Observation Space
+`{"observation": float32[1308], "action_mask": int8[409]}`: own dice,
+each seat's dice count and special dice, the last bet and the whole bet
+history with who made each bet (seats relative to the observer).  See
+`envs.lying_pirates.betting_codec`.
+
+### Rewards
+`reward_mode="win"` (default): winners +1, losers -1, survivors 0 (so a right
+"exactly" with three or more captains is not zero-sum).  `"rank"` and
+`"score"` turn those payoffs into zero-sum rewards.
+
+### Version History
+* v0: first release
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from envs.core.aec import BoardGameEnv, wrap
+from envs.core.codec import Action, ActionCodec
+from envs.core.game import Game, GameState
+from envs.lying_pirates import betting_codec
+from envs.lying_pirates.betting_game import BettingGameState, new_game
+
+
+class LiarsDiceGame(Game):
+    name: ClassVar[str] = "liars_dice_v0"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    default_players: ClassVar[int] = 2
+    codec: ClassVar[ActionCodec] = betting_codec.CODEC
+    observation_size: ClassVar[int] = betting_codec.OBSERVATION_SIZE
+    score_scale: ClassVar[float] = 1.0
+    zero_sum: ClassVar[bool] = False
+    state_class: ClassVar[type[GameState]] = BettingGameState
+
+    def __init__(self, **defaults: Any) -> None:
+        self.defaults = defaults
+
+    def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> BettingGameState:
+        return new_game(num_players, rng, **{**self.defaults, **options})
+
+    def encode(self, state: BettingGameState, seat: int) -> np.ndarray:
+        return betting_codec.encode(state, seat)
+
+    def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
+        return betting_codec.action_to_id(action)
+
+    def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
+        return betting_codec.id_to_action(action_id)
+
+    def action_to_str(self, action: Action) -> str:
+        return betting_codec.action_to_str(action)
+
+    def final_rewards(self, state: GameState, mode: str) -> list[float]:
+        if mode == "win":
+            return state.scores()
+        return super().final_rewards(state, mode)
+
+    def setup_options(self) -> tuple[str, ...]:
+        return ("dice", "specials", "preset")
+
+
+class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
+    """Options ``dice``, ``specials`` and ``preset`` are taken here or by ``reset(options=...)``."""
+
+    game = LiarsDiceGame()
+    metadata: ClassVar[dict[str, Any]] = {**BoardGameEnv.metadata, "name": "liars_dice_v0"}
+
+    def __init__(self, num_players: int | None = None, dice: int = 5, specials: tuple[str, ...] = (),
+                 preset: str = "lying_pirates", **kwargs: Any) -> None:  # fmt: skip
+        if preset == "classic" and num_players is None:
+            num_players = 2
+        self.game = LiarsDiceGame(dice=dice, specials=tuple(specials), preset=preset)
+        self.game.new_state(num_players or LiarsDiceGame.default_players, np.random.default_rng(0))  # checks options
+        super().__init__(num_players=num_players, **kwargs)
+
+
+def env(**kwargs: Any) -> raw_env:
+    return wrap(raw_env(**kwargs))

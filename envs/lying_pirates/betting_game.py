@@ -1,0 +1,124 @@
+"""One betting phase as a whole game: the ``liars_dice_v0`` benchmark's engine.
+
+Each captain rolls ``dice`` crew dice (plus any special dice dealt to them);
+bets go round from seat 0; the phase ends at the first "Liar!" or "exactly".
+Payoffs: winners +1, losers -1, survivors 0.  ``preset="classic"`` plays
+OpenSpiel's ``liars_dice`` rules (highest face wild, bets on every face, no
+"exactly", no first-bid cap).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from envs.core.codec import Action
+from envs.core.game import TERMINAL, GameState
+from envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound, faces_shown
+from envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
+
+PRESETS = {"lying_pirates": LYING_PIRATES, "classic": CLASSIC}
+MAX_PLAYERS = 6
+MAX_DICE = 5
+MAX_QUANTITY = MAX_PLAYERS * MAX_DICE + len(SPECIALS)
+
+
+def roll(kind: int, rng: np.random.Generator) -> int:
+    return FACES[Die(kind)][int(rng.integers(6))]
+
+
+@dataclass(eq=False)
+class BettingGameState(GameState):
+    num_players: int
+    round: BettingRound
+
+    def current_player(self) -> int:
+        return TERMINAL if self.round.outcome else self.round.current
+
+    def legal_actions(self) -> list[Action]:
+        return self.round.legal_actions()
+
+    def apply(self, action: Action, rng: np.random.Generator) -> None:
+        self.round.apply(action)
+
+    def scores(self) -> list[float]:
+        out = [0.0] * self.num_players
+        if self.round.outcome:
+            for s in self.round.outcome.winners:
+                out[s] = 1.0
+            for s in self.round.outcome.losers:
+                out[s] = -1.0
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": "liars_dice", "num_players": self.num_players, "round": self.round.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BettingGameState:
+        if data.get("game") != "liars_dice":
+            raise ValueError(f"not a liars_dice state (game={data.get('game')!r})")
+        try:
+            state = cls(int(data["num_players"]), BettingRound.from_dict(data["round"]))
+        except (KeyError, TypeError) as bad:
+            raise ValueError(f"liars_dice state is malformed: {bad!r}") from None
+        if sorted(state.round.cups) != list(range(state.num_players)):
+            raise ValueError("liars_dice state: there must be one cup per seat")
+        return state
+
+    def clone(self) -> BettingGameState:
+        return BettingGameState.from_dict(self.to_dict())
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> BettingGameState:
+        """Reroll every other cup: bets are talk, they constrain no face."""
+        state = self.clone()
+        if state.round.outcome is None:
+            for other, cup in state.round.cups.items():
+                if other != seat:
+                    for die in cup:
+                        die[1] = roll(die[0], rng)
+        return state
+
+    def render(self, seat: int | None = None) -> str:
+        r = self.round
+        lines = [f"Liar's dice ({self.num_players} captains, {r.dice_in_play} dice in play)"]
+        for s, cup in r.cups.items():
+            specials = [DIE_NAMES[k] for k, _ in cup if k != Die.CREW]
+            shown = faces_shown(cup) if seat is None or seat == s or r.outcome else "?" * len(cup)
+            extra = f" with {', '.join(specials)}" if specials else ""
+            lines.append(f"P{s}: {len(cup)} dice{extra}: {shown}")
+        bids = ", ".join(f"P{s} {q}x{f}" for s, q, f in r.bids) or "-"
+        lines.append(f"bets: {bids}")
+        if r.outcome:
+            o = r.outcome
+            lines.append(
+                f"{o.call} by P{o.caller}: {o.count} counted for {o.bet[0]}x{o.bet[1]} -> "
+                f"winners {o.winners}, losers {o.losers}, survivors {o.survivors}"
+            )
+        else:
+            lines.append(f"to bet: P{r.current}")
+        return "\n".join(lines)
+
+
+def new_game(
+    num_players: int, rng: np.random.Generator, dice: int = 5, specials: tuple[str, ...] = (),
+    preset: str = "lying_pirates",
+) -> BettingGameState:  # fmt: skip
+    """Roll every cup; each named special die goes to a random seat (public)."""
+    if preset not in PRESETS:
+        raise ValueError(f"preset {preset!r} is not one of {sorted(PRESETS)}")
+    if not 1 <= dice <= MAX_DICE:
+        raise ValueError(f"dice must be 1..{MAX_DICE}, not {dice}")
+    kinds = {DIE_NAMES[k].lower(): k for k in SPECIALS}
+    unknown = [name for name in specials if name.lower() not in kinds]
+    if unknown or len(set(specials)) != len(specials):
+        raise ValueError(f"specials must be distinct names from {sorted(kinds)}, not {list(specials)}")
+    cups: dict[int, list[list[int]]] = {s: [[Die.CREW, 0] for _ in range(dice)] for s in range(num_players)}
+    for name in specials:
+        cups[int(rng.integers(num_players))].append([kinds[name.lower()], 0])
+    for cup in cups.values():
+        for die in cup:
+            die[1] = roll(die[0], rng)
+    betting = BettingRound(cups, list(range(num_players)), num_players, PRESETS[preset])
+    return BettingGameState(num_players, betting)
