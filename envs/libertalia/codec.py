@@ -15,18 +15,20 @@ Actions (``Discrete(508)``), seats relative to the acting player
 
 Token types: chest, jewels, goods, map, relic, sabre, officer.
 
-Observation (float32, 1154 values in [0, 1]): six seat blocks of 169, seats
+Observation (float32, 1334 values in [0, 1]): six seat blocks of 199, seats
 relative to the observer and padded to six, then 140 shared values.  A seat
 block holds: present; colour one-hot (6, sets the tie-break numbers); hand (30:
 own cards, or for an opponent every card it may hold); unseen cards / 3;
 discard pile (30, the part everyone knows); den characters (30); den booty
 (7, count / 5); ship card (30); its ship card has acted today; has chosen at
-sunrise; chosen card (30, own seat only); doubloons / 40; score / 150.
+sunrise; chosen card (30, own seat only); doubloons / 40; score / 150; the
+characters in its den that the observer's open Gunner or sabre decision could
+hit (30).
 Shared: campaign (3), day (6), phase (4: sunrise, parrot, day, dusk), open
 decision (9, see ``rules.DECISIONS``), tokens left to take for this card / 2,
 the card took a Spanish officer, the booty of the six days (6 x 7, count / 6),
 the bag (7, count / 10), ranks never yet dealt (30), and what the open decision
-is about when it is the observer's: the characters it could pick or hit (30)
+is about when it is the observer's: the characters it could pick (30)
 and the token types it could take, keep or sell (7).  Counts are clipped at 1.
 """
 
@@ -98,6 +100,7 @@ SEAT_FIELDS = (
     ("present", 1), ("colour", MAX_PLAYERS), ("hand", NUM_RANKS), ("unseen", 1),
     ("discard", NUM_RANKS), ("den", NUM_RANKS), ("den_booty", TOKENS), ("ship", NUM_RANKS),
     ("acted", 1), ("has_chosen", 1), ("chosen", NUM_RANKS), ("doubloons", 1), ("score", 1),
+    ("targets", NUM_RANKS),
 )  # fmt: skip
 SHARED_FIELDS = (
     ("campaign", 3), ("day", DAYS), ("phase", 4), ("decision", len(DECISIONS)), ("picks_left", 1),
@@ -168,7 +171,8 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
     if state.pending and state.pending[1] == seat:
         for action in state.legal_actions():
             if action[0] in _TARGETED:
-                out[g + SHARED_AT["option_ranks"] + action[2] - 1] = 1.0
+                rel = (action[1] - seat) % n
+                out[rel * SEAT_SIZE + SEAT_AT["targets"] + action[2] - 1] = 1.0
             elif action[0] in _RANKED:
                 out[g + SHARED_AT["option_ranks"] + action[1] - 1] = 1.0
             else:

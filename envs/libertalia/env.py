@@ -10,7 +10,7 @@
 | Agents             | 2-6 (`num_players`, default 4)                   |
 | Action Shape       | Discrete(508)                                    |
 | Action Values      | Discrete(508)                                    |
-| Observation Shape  | (1154,)                                          |
+| Observation Shape  | (1334,)                                          |
 | Observation Values | [0, 1]                                           |
 
 Libertalia (2012) for 2-6 pirates: three campaigns of six days.  Every
@@ -20,7 +20,7 @@ reverse order at dusk, work from their dens at night, and pay out at the end
 of each campaign.  The richest pirate after three campaigns wins.
 
 ### Observation Space
-`{"observation": float32[1154], "action_mask": int8[508]}`.  The observation
+`{"observation": float32[1334], "action_mask": int8[508]}`.  The observation
 is the acting seat's information set: its own hand, discard pile and hidden
 sunrise pick; for each opponent only what the table knows (the cards it may
 still hold from the shared deal and its plays, how many of them came back
