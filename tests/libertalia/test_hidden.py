@@ -1,0 +1,87 @@
+"""Hidden information: the sunrise pick and the Surgeon's revival."""
+
+from __future__ import annotations
+
+from envs.libertalia.codec import SEAT_AT, SEAT_SIZE, encode
+from envs.libertalia.content import Rank
+
+from .conftest import act, make_state, play, rng
+
+SPARE = Rank.SPANISH_GOVERNOR
+
+
+def test_sunrise_pick_is_hidden_until_everyone_has_chosen():
+    s = make_state(hands=[[3, 7, 16, 20], [3, 7, 16, 20], [3, 7, 16, 20]])
+    play(s, 16)
+    assert s.chosen == [16, 0, 0] and s.pending == ["play", 1]
+    seen = set()
+    for seed in range(40):
+        view = s.resample_hidden(1, rng(seed))
+        assert view.chosen[0] in s.hands[0]
+        assert view.chosen[1:] == [0, 0]
+        seen.add(view.chosen[0])
+    assert len(seen) > 1  # another seat's pick may be redrawn
+    # The seat's own pick is never redrawn in its own view.
+    assert {s.resample_hidden(0, rng(seed)).chosen[0] for seed in range(10)} == {16}
+    # Red's observation is the same whatever Yellow chose.
+    other = s.clone()
+    other.chosen[0] = 3
+    assert (encode(s, 1) == encode(other, 1)).all()
+    assert not (encode(s, 0) == encode(other, 0)).all()
+
+
+def test_picks_are_public_once_revealed():
+    s = make_state(hands=[[16, SPARE], [20], [3]], booty_days={0: [0, 0, 1, 0, 0, 0, 0]})
+    play(s, 16, 20, 3)
+    assert s.pending == ["booty", 1]
+    for seed in range(10):
+        assert s.resample_hidden(2, rng(seed)).ship == [[2, 3], [0, 16], [1, 20]]
+
+
+def test_surgeons_revival_is_hidden_from_the_others_but_known_to_its_owner():
+    s = make_state(hands=[[22, 8, SPARE], [16, 18], []], discards=[[4, 7], [], []])
+    play(s, 22, 16)
+    act(s, ("surgeon", 7))
+    # The owner knows.
+    assert s.hands[0] == [7, 8, SPARE]
+    assert s.discards[0] == [4]
+    # The others know that one of 4 and 7 came back, not which.
+    assert s.known_hand(0) == [8, SPARE]
+    assert s.known_discard(0) == []
+    assert s.possible_hand(0) == [4, 7, 8, SPARE]
+    assert s.hidden_count(0) == 1
+    private = [text for reader, text in s.log if reader == 0]
+    public = [text for reader, text in s.log if reader == -1]
+    assert any("Surgeon" in t for t in public)
+    assert not any("Barkeep" in t for t in public)
+    assert any("Barkeep" in t for t in private)
+    # Another seat's view redraws which card came back.
+    backs = set()
+    for seed in range(30):
+        view = s.resample_hidden(1, rng(seed))
+        back = set(view.hands[0]) - {8, SPARE}
+        assert len(back) == 1 and back <= {4, 7}
+        assert sorted(view.discards[0] + list(back)) == [4, 7]
+        assert all(entry[0] in (-1, 1) for entry in view.log)
+        backs |= back
+    assert backs == {4, 7}
+    # The owner's own view is exact.
+    own = s.resample_hidden(0, rng(1))
+    assert own.hands[0] == [7, 8, SPARE] and own.discards[0] == [4]
+    # The observation of seat 1 marks both as possible and one unseen card.
+    obs = encode(s, 1)
+    base = 2 * SEAT_SIZE  # seat 0 seen from seat 1 is two seats along
+    assert obs[base + SEAT_AT["hand"] + 4 - 1] == 1 and obs[base + SEAT_AT["hand"] + 7 - 1] == 1
+    assert obs[base + SEAT_AT["discard"] + 4 - 1] == 0
+    assert obs[base + SEAT_AT["unseen"]] > 0
+
+
+def test_playing_the_revived_card_reveals_it():
+    s = make_state(hands=[[22, SPARE], [16, 18], []], discards=[[4, 7], [], []])
+    play(s, 22, 16)
+    act(s, ("surgeon", 7))
+    assert s.hidden_count(0) == 1
+    play(s, 7, 18)
+    assert s.hidden_count(0) == 0
+    assert s.known_discard(0) == [4]
+    assert s.possible_hand(0) == [SPARE]
