@@ -58,6 +58,14 @@ class Row:
     api: str
     players: int
     runs: tuple[Run, ...]
+    options: str = ""
+
+
+# Setups measured besides the default table size: the betting env is also the
+# classic Liar's-dice benchmark, compared at its smallest and a large size.
+EXTRA_SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "liars_dice_v0": [(2, {"dice": 1}), (4, {"dice": 5})],
+}
 
 
 def play_game(env: Any, rng: np.random.Generator) -> int:
@@ -91,16 +99,26 @@ def timed_run(make_env: Callable[[], Any], seconds: float, seed: int) -> Run:
     return Run(steps=steps, games=games, elapsed=elapsed)
 
 
-def bench_env(env_name: str, api: str, players: int, seconds: float, repeats: int, seed: int) -> Row:
+def bench_env(
+    env_name: str,
+    api: str,
+    players: int,
+    seconds: float,
+    repeats: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> Row:
     module = envs.load(env_name)
     factory = module.env if api == "env" else module.raw_env
+    options = options or {}
 
     def make_env() -> Any:
-        return factory(num_players=players)
+        return factory(num_players=players, **options)
 
     timed_run(make_env, 0.0, seed)  # warm-up: one game, imports and caches
     runs = tuple(timed_run(make_env, seconds, seed + 1_000_003 * (i + 1)) for i in range(repeats))
-    return Row(env_name=env_name, api=api, players=players, runs=runs)
+    label = ", ".join(f"{k}={v}" for k, v in options.items())
+    return Row(env_name=env_name, api=api, players=players, runs=runs, options=label)
 
 
 def player_range(env_name: str) -> tuple[int, int]:
@@ -141,9 +159,9 @@ def spread(values: Sequence[float], fmt: str) -> list[str]:
 
 def table(rows: Sequence[Row]) -> list[str]:
     lines = [
-        "| env | API | players | steps/s min | steps/s median | steps/s max "
+        "| env | API | players | options | steps/s min | steps/s median | steps/s max "
         "| games/s min | games/s median | games/s max | steps/game | games |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
         steps = spread([r.steps_per_s for r in row.runs], ",.0f")
@@ -151,7 +169,16 @@ def table(rows: Sequence[Row]) -> list[str]:
         total_games = sum(r.games for r in row.runs)
         per_game = sum(r.steps for r in row.runs) / total_games
         api = "`env()`" if row.api == "env" else "`raw_env()`"
-        cells = [row.env_name, api, str(row.players), *steps, *games, f"{per_game:.1f}", str(total_games)]
+        cells = [
+            row.env_name,
+            api,
+            str(row.players),
+            row.options or "-",
+            *steps,
+            *games,
+            f"{per_game:.1f}",
+            str(total_games),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -180,6 +207,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run (default: 3)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per env and API (default: 5)")
     parser.add_argument("--seed", type=int, default=0, help="base seed for resets and action picks (default: 0)")
+    parser.add_argument("--no-extra", action="store_true", help="skip the extra setups (liars_dice 2x1, 4x5)")
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown report to this file")
     args = parser.parse_args(argv)
     unknown = [name for name in args.envs if name not in envs.ENVS]
@@ -197,12 +225,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped: list[str] = []
     for name in args.envs:
         low, high = player_range(name)
-        if not low <= args.players <= high:
-            skipped.append(f"{name}: {args.players} players is outside {low}-{high}")
-            continue
-        for api in apis:
-            print(f"measuring {name} via {api}() ...", file=sys.stderr, flush=True)
-            rows.append(bench_env(name, api, args.players, args.seconds, args.repeats, args.seed))
+        setups = [(args.players, {})] + ([] if args.no_extra else EXTRA_SETUPS.get(name, []))
+        for players, options in setups:
+            if not low <= players <= high:
+                skipped.append(f"{name}: {players} players is outside {low}-{high}")
+                continue
+            for api in apis:
+                print(f"measuring {name} {players}p {options or ''} via {api}() ...", file=sys.stderr, flush=True)
+                rows.append(bench_env(name, api, players, args.seconds, args.repeats, args.seed, options))
     text = report(rows, skipped, args)
     print(text, end="")
     if args.out is not None:
