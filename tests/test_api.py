@@ -163,6 +163,21 @@ def test_state_round_trips_at_random_points(env_name, num_players):
     assert checked > 3
 
 
+def test_finished_games_refuse_actions_and_restores(env_name, num_players):
+    env = make_raw(env_name, num_players)
+    env.reset(seed=2)
+    random_game(env, np.random.default_rng(2))
+    final = env.game_state.to_dict()
+    with pytest.raises(ValueError, match="over"):
+        env.action_to_str(0)
+    live = make_raw(env_name, num_players)
+    live.reset(seed=4)
+    before = live.game_state.to_dict()
+    with pytest.raises(ValueError, match="over"):
+        live.reset(options={"state": final})
+    assert live.game_state.to_dict() == before, "a refused restore must leave the env as it was"
+
+
 def test_clone_is_independent(env_name, num_players):
     env = make_raw(env_name, num_players)
     env.reset(seed=5)
@@ -243,6 +258,11 @@ def test_illegal_action_names_the_legal_ones(env_name, num_players):
     assert env.game_state.to_dict() == before, "a refused action must change nothing"
     with pytest.raises(ValueError):
         env.step(None)
+    with pytest.raises(ValueError, match="legal"):
+        env.step(float(legal[0]) + 0.5)  # not an integer: never silently rounded
+    with pytest.raises(ValueError, match="legal"):
+        env.step("abc")
+    assert env.game_state.to_dict() == before
 
     env = make_raw(env_name, num_players, illegal_action="terminate")
     env.reset(seed=0)
@@ -251,6 +271,7 @@ def test_illegal_action_names_the_legal_ones(env_name, num_players):
     assert all(env.terminations.values())
     assert env.rewards[offender] == -1.0
     assert sum(env.rewards.values()) == -1.0
+    assert not env.action_masks().any(), "nothing is legal once the game ended"
 
 
 def test_actions_speak_in_words(env_name, num_players):
@@ -287,6 +308,8 @@ def test_bad_options_are_refused_clearly(env_name, num_players):
         make_raw(env_name, other).reset(options={"state": data})
     with pytest.warns(UserWarning, match="unknown reset options"):
         make_raw(env_name, num_players).reset(seed=0, options={"colour": "red"})
+    with pytest.raises(ValueError, match="render_view"):
+        module.raw_env(num_players=num_players, render_view=num_players)
     broken = dict(data)
     broken.pop(next(k for k in data if k not in ("game", "num_players")))
     with pytest.raises(ValueError):

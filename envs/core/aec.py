@@ -8,6 +8,7 @@ scores into rewards.  Game classes only point it at their ``Game``.
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any, ClassVar
 
@@ -63,6 +64,8 @@ class BoardGameEnv(AECEnv):
         self.num_players = num_players
         self.reward_mode = reward_mode
         self.illegal_action = illegal_action
+        if render_view not in (None, "all") and render_view not in range(num_players):
+            raise ValueError(f"render_view must be None, 'all' or a seat 0..{num_players - 1}, not {render_view!r}")
         self.render_mode = render_mode
         self.render_view = render_view
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -104,6 +107,8 @@ class BoardGameEnv(AECEnv):
                 raise ValueError(
                     f"the saved state is for {state.num_players} players; this env seats {self.num_players}"
                 )
+            if state.is_terminal():
+                raise ValueError("the saved state is already over; nothing to play")
         else:
             state = self.game.new_state(self.num_players, self._rng, **setup)
         self.game_state = state
@@ -114,8 +119,6 @@ class BoardGameEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._after_transition()
-        if state.is_terminal():
-            raise ValueError("the saved state is already over; nothing to play")
 
     def _after_transition(self) -> None:
         """Point ``agent_selection`` at the engine's next decision, or finish the game."""
@@ -158,10 +161,14 @@ class BoardGameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        if action is None or int(action) not in self._legal_ids:
+        try:
+            action_id = operator.index(action)
+        except TypeError:
+            action_id = None
+        if action_id is None or action_id not in self._legal_ids:
             self._illegal(agent, action)
         else:
-            engine_action = self.game.id_to_action(self.game_state, int(action), seat)
+            engine_action = self.game.id_to_action(self.game_state, action_id, seat)
             self.game_state.apply(engine_action, self._rng)
             self._after_transition()
         self._accumulate_rewards()
@@ -174,6 +181,7 @@ class BoardGameEnv(AECEnv):
         message = f"{agent} cannot take action {what} now; legal: {legal}"
         if self.illegal_action == "raise":
             raise ValueError(message)
+        self._legal_ids, self._mask = [], self._no_mask
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True
@@ -182,13 +190,15 @@ class BoardGameEnv(AECEnv):
 
     def _describe_any(self, action: Any) -> str:
         try:
-            return self.action_to_str(int(action))
+            return self.action_to_str(operator.index(action))
         except (ValueError, TypeError):
             return "not an action id"
 
     # -- text -----------------------------------------------------------------
     def action_to_str(self, action_id: int) -> str:
         """The acting seat's action ``action_id`` in words (absolute seats)."""
+        if self.game_state is None or self.game_state.is_terminal():
+            raise ValueError("the game is over: no seat is acting")
         seat = self._seat_of[self.agent_selection]
         return self.game.action_to_str(self.game.id_to_action(self.game_state, int(action_id), seat))
 

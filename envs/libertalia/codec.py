@@ -18,10 +18,11 @@ Token types: chest, jewels, goods, map, relic, sabre, officer.
 Observation (float32, 1334 values in [0, 1]): six seat blocks of 199, seats
 relative to the observer and padded to six, then 140 shared values.  A seat
 block holds: present; colour one-hot (6, sets the tie-break numbers); hand (30:
-own cards, or for an opponent every card it may hold); unseen cards / 3;
+own cards, or for an opponent every card it may hold); unseen cards / 3 (own
+seat too: how many of its cards the others cannot name);
 discard pile (30, the part everyone knows); den characters (30); den booty
-(7, count / 5); ship card (30); its ship card has acted today; has chosen at
-sunrise; chosen card (30, own seat only); doubloons / 40; score / 150; the
+(7, count / 8); ship card (30); its ship card has acted today; has chosen at
+sunrise; chosen card (30, own seat only); doubloons / 80; score / 300; the
 characters in its den that the observer's open Gunner or sabre decision could
 hit (30).
 Shared: campaign (3), day (6), phase (4: sunrise, parrot, day, dusk), open
@@ -78,6 +79,8 @@ def id_to_action(action_id: int, seat: int, num_players: int) -> Action:
     if kind in _RANKED:
         return (kind, coded[1] + 1)
     if kind in _TARGETED:
+        if coded[1] >= num_players:
+            raise ValueError(f"action id {action_id} names relative seat {coded[1]} at a {num_players}-seat table")
         return (kind, (seat + coded[1]) % num_players, coded[2] + 1)
     if kind == "trade":
         return (kind, coded[1], coded[2] + 2)
@@ -140,19 +143,20 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
                 out[base + SEAT_AT["chosen"] + state.chosen[s] - 1] = 1.0
         else:
             hand, discard = state.possible_hand(s), state.known_discard(s)
-            out[base + SEAT_AT["unseen"]] = min(1.0, state.hidden_count(s) / 3)
+        # for the observer too: how many of its cards the others cannot name
+        out[base + SEAT_AT["unseen"]] = min(1.0, state.hidden_count(s) / 3)
         _ranks(out, base + SEAT_AT["hand"], hand)
         _ranks(out, base + SEAT_AT["discard"], discard)
         _ranks(out, base + SEAT_AT["den"], state.dens[s])
         at = base + SEAT_AT["den_booty"]
-        out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.den_booty[s], dtype=np.float32) / 5)
+        out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.den_booty[s], dtype=np.float32) / 8)
         for owner, rank in state.ship:
             if owner == s:
                 out[base + SEAT_AT["ship"] + rank - 1] = 1.0
         out[base + SEAT_AT["acted"]] = float(s in acted)
         out[base + SEAT_AT["has_chosen"]] = float(bool(state.chosen[s]))
-        out[base + SEAT_AT["doubloons"]] = min(1.0, state.doubloons[s] / 40)
-        out[base + SEAT_AT["score"]] = min(1.0, state.score[s] / 150)
+        out[base + SEAT_AT["doubloons"]] = min(1.0, state.doubloons[s] / 80)
+        out[base + SEAT_AT["score"]] = min(1.0, state.score[s] / 300)
     g = MAX_PLAYERS * SEAT_SIZE
     out[g + SHARED_AT["campaign"] + min(state.campaign, 2)] = 1.0
     out[g + SHARED_AT["day"] + min(state.day, DAYS - 1)] = 1.0

@@ -86,24 +86,7 @@ def tie_break(colour: int, rank: int) -> int:
     return (colour + _TIE_SHIFT[rank]) % 6 + 1
 
 
-# Timings, for docs and rendering; the engine's phases call the abilities directly.
-SUNRISE = frozenset({Rank.PARROT})
-DAY = frozenset({
-    Rank.MONKEY, Rank.BEGGAR, Rank.RECRUITER, Rank.PREACHER, Rank.CARPENTER,
-    Rank.FRENCH_OFFICER, Rank.VOODOO_WITCH, Rank.BRUTE, Rank.GUNNER, Rank.SPANISH_SPY,
-    Rank.MERCHANT, Rank.SURGEON, Rank.GAMBLER, Rank.QUARTERMASTER, Rank.CAPTAIN,
-    Rank.SPANISH_GOVERNOR,
-})  # fmt: skip
-DUSK = frozenset({Rank.CABIN_BOY, Rank.COOK})
-NIGHT = frozenset({
-    Rank.BARKEEP, Rank.WAITRESS, Rank.FREED_SLAVE, Rank.MUTINEER, Rank.BOSUN,
-    Rank.ARMORER, Rank.GRANNY_WATA,
-})  # fmt: skip
-ANCHOR = frozenset({
-    Rank.PREACHER, Rank.CARPENTER, Rank.TOPMAN, Rank.TREASURER, Rank.GAMBLER,
-    Rank.GOVERNORS_DAUGHTER, Rank.QUARTERMASTER, Rank.FIRST_MATE, Rank.CAPTAIN,
-})  # fmt: skip
-
+# What each character does, in a line: shown beside the ship in the text board.
 ABILITY_TEXT = {
     Rank.PARROT: "Sunrise: discard the Parrot and play another card from your hand in its place.",
     Rank.MONKEY: "Day: move all your cursed relics to the den of the player on your left.",

@@ -5,7 +5,6 @@
 |--------------------|--------------------------------------------------|
 | Actions            | Discrete                                         |
 | Parallel API       | No                                               |
-| Manual Control     | `bidbluff play libertalia` (see README)          |
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']`      |
 | Agents             | 2-6 (`num_players`, default 4)                   |
 | Action Shape       | Discrete(508)                                    |

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.libertalia.content import BOOTY_NAMES, CHARACTERS, COLOURS, DAYS
+from envs.libertalia.content import ABILITY_TEXT, BOOTY_NAMES, CHARACTERS, COLOURS, DAYS
 
 if TYPE_CHECKING:
     from envs.libertalia.rules import LibertaliaState
@@ -31,6 +31,7 @@ def render_state(state: LibertaliaState, seat: int | None) -> str:
         lines.append(f"to decide: P{who} ({COLOURS[who]}) - {kind}")
     ship = "  ".join(f"[P{s} {card(r)}]" for s, r in state.ship) or "(empty)"
     lines.append(f"ship: {ship}")
+    lines += [f"      {card(r)}: {ABILITY_TEXT[r]}" for _, r in state.ship]
     for d in range(state.day, DAYS):
         label = "today" if d == state.day else f"day {d + 1}"
         lines.append(f"booty {label:>6}: {booty_line(state.booty_days[d])}")

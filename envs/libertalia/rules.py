@@ -91,7 +91,7 @@ class LibertaliaState(GameState):
 
     # -- the GameState contract ----------------------------------------------
     def current_player(self) -> int:
-        return self.pending[1] if self.pending else TERMINAL
+        return TERMINAL if self.phase == OVER else self.pending[1]
 
     def legal_actions(self) -> list[Action]:
         if not self.pending:
@@ -547,9 +547,6 @@ class LibertaliaState(GameState):
         state.validate()
         return state
 
-    def clone(self) -> LibertaliaState:
-        return LibertaliaState.from_dict(self.to_dict())
-
     def validate(self) -> None:
         """Raise ``ValueError`` if the position breaks the game's invariants."""
         n = self.num_players
@@ -563,14 +560,23 @@ class LibertaliaState(GameState):
                 problems.append(f"{name} has {len(getattr(self, name))} entries for {n} players")
         if len(self.booty_days) != DAYS or any(len(row) != len(BAG) for row in self.booty_days):
             problems.append("booty_days must be 6 rows of 7 token counts")
-        if self.pending and (self.pending[0] not in DECISIONS or not 0 <= self.pending[1] < n):
+        if (self.phase == OVER) != (not self.pending):
+            problems.append(f"pending {self.pending!r} must be empty exactly when the game is over")
+        elif self.pending and (self.pending[0] not in DECISIONS or not 0 <= self.pending[1] < n):
             problems.append(f"pending {self.pending!r} is not a decision of a seat")
+        in_row = self.phase not in (PARROT, DAY) or 0 <= self.cursor <= len(self.ship)
+        if not in_row or self.dusk_picks not in (-1, 0, 1, 2):
+            problems.append(f"cursor {self.cursor} or dusk_picks {self.dusk_picks} out of range")
         if not problems:
             for seat in range(n):
                 places = self.hands[seat] + self.dens[seat] + self.discards[seat]
                 places += [r for s, r in self.ship if s == seat]
                 if len(places) != len(set(places)) or any(not 1 <= r <= NUM_RANKS for r in places):
                     problems.append(f"seat {seat} holds a rank twice or out of 1..30")
+                if self.chosen[seat] and self.chosen[seat] not in self.hands[seat]:
+                    problems.append(f"seat {seat} chose {self.chosen[seat]}, which is not in its hand")
+            if not problems and self.pending and not self.legal_actions():
+                problems.append(f"the open decision {self.pending!r} has no legal action")
         if problems:
             raise ValueError("invalid Libertalia state: " + "; ".join(problems))
 

@@ -94,8 +94,6 @@ class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped
 
     def __init__(self, num_players: int | None = None, dice: int = 5, specials: tuple[str, ...] = (),
                  preset: str = "lying_pirates", **kwargs: Any) -> None:  # fmt: skip
-        if preset == "classic" and num_players is None:
-            num_players = 2
         self.game = LiarsDiceGame(dice=dice, specials=tuple(specials), preset=preset)
         self.game.new_state(num_players or LiarsDiceGame.default_players, np.random.default_rng(0))  # checks options
         super().__init__(num_players=num_players, **kwargs)

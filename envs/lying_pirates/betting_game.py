@@ -65,10 +65,10 @@ class BettingGameState(GameState):
             raise ValueError(f"liars_dice state is malformed: {bad!r}") from None
         if sorted(state.round.cups) != list(range(state.num_players)):
             raise ValueError("liars_dice state: there must be one cup per seat")
+        betting = state.round
+        if not set(betting.bettors) <= set(betting.cups) or not 0 <= betting.turn < len(betting.bettors):
+            raise ValueError("liars_dice state: bettors must be seats at the table and turn one of them")
         return state
-
-    def clone(self) -> BettingGameState:
-        return BettingGameState.from_dict(self.to_dict())
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> BettingGameState:
         """Reroll every other cup: bets are talk, they constrain no face."""

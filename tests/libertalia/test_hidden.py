@@ -85,3 +85,20 @@ def test_playing_the_revived_card_reveals_it():
     assert s.hidden_count(0) == 0
     assert s.known_discard(0) == [4]
     assert s.possible_hand(0) == [SPARE]
+
+
+def test_positions_the_engine_cannot_play_are_refused():
+    import numpy as np
+    import pytest
+
+    from envs.libertalia.rules import LibertaliaState, new_game
+
+    data = new_game(3, np.random.default_rng(0)).to_dict()
+    for bad, match in (
+        ({"pending": []}, "empty exactly when"),
+        ({"pending": ["recruit", 0]}, "no legal action"),
+        ({"chosen": [31, 0, 0]}, "not in its hand"),
+        ({"phase": "night"}, "phase"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            LibertaliaState.from_dict({**data, **bad})
