@@ -20,8 +20,8 @@ from envs.core.game import TERMINAL
 MAX_STEPS = 5000  # far beyond any real game; a game that does not end within it is a bug
 
 
-def make_raw(env_name: str, num_players: int, **kw):
-    return envs.load(env_name).raw_env(num_players=num_players, **kw)
+def make_raw(env_name: str, num_players: int, options: dict, **kw):
+    return envs.load(env_name).raw_env(num_players=num_players, **options, **kw)
 
 
 def random_game(env, rng: np.random.Generator, check=None) -> list[int]:
@@ -50,18 +50,18 @@ def _agents_over_games(env, games: int):
 
 
 @pytest.mark.filterwarnings("ignore:.*ignoring unknown reset options")  # api_test passes {"options": 1}
-def test_pettingzoo_api(env_name, num_players):
-    env = envs.make(env_name, num_players=num_players)
+def test_pettingzoo_api(env_name, num_players, env_options):
+    env = envs.make(env_name, num_players=num_players, **env_options)
     api_test(env, num_cycles=300)
 
 
-def test_pettingzoo_seed(env_name, num_players):
+def test_pettingzoo_seed(env_name, num_players, env_options):
     module = envs.load(env_name)
-    seed_test(lambda: module.env(num_players=num_players), num_cycles=300)
+    seed_test(lambda: module.env(num_players=num_players, **env_options), num_cycles=300)
 
 
-def test_random_play_keeps_mask_invariants(env_name, num_players):
-    env = make_raw(env_name, num_players)
+def test_random_play_keeps_mask_invariants(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
     space = env.observation_space(env.possible_agents[0])
     rng = np.random.default_rng(num_players)
 
@@ -83,9 +83,9 @@ def test_random_play_keeps_mask_invariants(env_name, num_players):
         assert len(state.scores()) == num_players
 
 
-def test_every_game_ends_with_zero_sum_rewards(env_name, num_players):
+def test_every_game_ends_with_zero_sum_rewards(env_name, num_players, env_options):
     for mode in ("win", "rank", "score"):
-        env = make_raw(env_name, num_players, reward_mode=mode)
+        env = make_raw(env_name, num_players, env_options, reward_mode=mode)
         env.reset(seed=7)
         totals = dict.fromkeys(env.possible_agents, 0.0)
         rng = np.random.default_rng(7)
@@ -106,9 +106,9 @@ def test_every_game_ends_with_zero_sum_rewards(env_name, num_players):
             assert all(totals[a] > 0 for a in best) or len(best) == num_players
 
 
-def test_same_seed_and_actions_give_the_same_game(env_name, num_players):
+def test_same_seed_and_actions_give_the_same_game(env_name, num_players, env_options):
     def trajectory(seed: int, actions: list[int] | None):
-        env = make_raw(env_name, num_players)
+        env = make_raw(env_name, num_players, env_options)
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         record, taken = [], []
@@ -131,10 +131,10 @@ def test_same_seed_and_actions_give_the_same_game(env_name, num_players):
     assert other != first, "a different seed should change the game"
 
 
-def test_state_round_trips_at_random_points(env_name, num_players):
+def test_state_round_trips_at_random_points(env_name, num_players, env_options):
     module = envs.load(env_name)
     state_class = module.raw_env.game.state_class
-    env = make_raw(env_name, num_players)
+    env = make_raw(env_name, num_players, env_options)
     rng = np.random.default_rng(3)
     checked = 0
     for agent in _agents_over_games(env, games=12):
@@ -151,7 +151,7 @@ def test_state_round_trips_at_random_points(env_name, num_players):
             clone = state.clone()
             assert clone == state and clone is not state
             # A restored position plays on exactly like the original.
-            twin = make_raw(env_name, num_players)
+            twin = make_raw(env_name, num_players, env_options)
             twin.reset(seed=99, options={"state": data})
             assert twin.agent_selection == agent
             for seat_agent in env.possible_agents:
@@ -163,14 +163,14 @@ def test_state_round_trips_at_random_points(env_name, num_players):
     assert checked > 3
 
 
-def test_finished_games_refuse_actions_and_restores(env_name, num_players):
-    env = make_raw(env_name, num_players)
+def test_finished_games_refuse_actions_and_restores(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
     env.reset(seed=2)
     random_game(env, np.random.default_rng(2))
     final = env.game_state.to_dict()
     with pytest.raises(ValueError, match="over"):
         env.action_to_str(0)
-    live = make_raw(env_name, num_players)
+    live = make_raw(env_name, num_players, env_options)
     live.reset(seed=4)
     before = live.game_state.to_dict()
     with pytest.raises(ValueError, match="over"):
@@ -178,8 +178,8 @@ def test_finished_games_refuse_actions_and_restores(env_name, num_players):
     assert live.game_state.to_dict() == before, "a refused restore must leave the env as it was"
 
 
-def test_clone_is_independent(env_name, num_players):
-    env = make_raw(env_name, num_players)
+def test_clone_is_independent(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
     env.reset(seed=5)
     state = env.game_state
     before = state.to_dict()
@@ -193,7 +193,7 @@ def test_clone_is_independent(env_name, num_players):
     assert state.to_dict() == before
 
 
-def test_observation_depends_only_on_the_information_set(env_name, num_players):
+def test_observation_depends_only_on_the_information_set(env_name, num_players, env_options):
     """no-leak: resampling what a seat cannot see never changes its observation,
     and the resample really does change hidden information somewhere."""
     module = envs.load(env_name)
@@ -201,7 +201,7 @@ def test_observation_depends_only_on_the_information_set(env_name, num_players):
     rng = np.random.default_rng(num_players)
     changed = 0
     for seed in range(3):
-        env = make_raw(env_name, num_players)
+        env = make_raw(env_name, num_players, env_options)
         env.reset(seed=seed)
         for _agent in env.agent_iter(MAX_STEPS):
             obs, _, termination, truncation, _ = env.last()
@@ -222,8 +222,8 @@ def test_observation_depends_only_on_the_information_set(env_name, num_players):
     assert changed > 0, "resample_hidden never changed anything: nothing is hidden?"
 
 
-def test_resampled_states_play_to_the_end(env_name, num_players):
-    env = make_raw(env_name, num_players)
+def test_resampled_states_play_to_the_end(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
     env.reset(seed=21)
     rng = np.random.default_rng(21)
     state = env.game_state
@@ -245,8 +245,8 @@ def test_resampled_states_play_to_the_end(env_name, num_players):
     assert sample.is_terminal()
 
 
-def test_illegal_action_names_the_legal_ones(env_name, num_players):
-    env = make_raw(env_name, num_players)
+def test_illegal_action_names_the_legal_ones(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
     env.reset(seed=0)
     mask = env.action_masks()
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -264,7 +264,7 @@ def test_illegal_action_names_the_legal_ones(env_name, num_players):
         env.step("abc")
     assert env.game_state.to_dict() == before
 
-    env = make_raw(env_name, num_players, illegal_action="terminate")
+    env = make_raw(env_name, num_players, env_options, illegal_action="terminate")
     env.reset(seed=0)
     offender = env.agent_selection
     env.step(illegal)
@@ -274,8 +274,8 @@ def test_illegal_action_names_the_legal_ones(env_name, num_players):
     assert not env.action_masks().any(), "nothing is legal once the game ended"
 
 
-def test_actions_speak_in_words(env_name, num_players):
-    env = make_raw(env_name, num_players, render_mode="ansi")
+def test_actions_speak_in_words(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options, render_mode="ansi")
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     for _ in range(60):
@@ -293,34 +293,34 @@ def test_actions_speak_in_words(env_name, num_players):
         env.step(int(rng.choice(env.legal_action_ids())))
 
 
-def test_bad_options_are_refused_clearly(env_name, num_players):
+def test_bad_options_are_refused_clearly(env_name, num_players, env_options):
     module = envs.load(env_name)
     game = module.raw_env.game
     with pytest.raises(ValueError, match="players"):
         module.raw_env(num_players=game.max_players + 1)
     with pytest.raises(ValueError, match="reward_mode"):
         module.raw_env(num_players=num_players, reward_mode="money")
-    env = make_raw(env_name, num_players)
+    env = make_raw(env_name, num_players, env_options)
     env.reset(seed=0)
     data = env.game_state.to_dict()
     other = game.min_players if num_players != game.min_players else game.max_players
     with pytest.raises(ValueError, match="players"):
-        make_raw(env_name, other).reset(options={"state": data})
+        make_raw(env_name, other, {}).reset(options={"state": data})
     with pytest.warns(UserWarning, match="unknown reset options"):
-        make_raw(env_name, num_players).reset(seed=0, options={"colour": "red"})
+        make_raw(env_name, num_players, env_options).reset(seed=0, options={"colour": "red"})
     with pytest.raises(ValueError, match="render_view"):
         module.raw_env(num_players=num_players, render_view=num_players)
     broken = dict(data)
     broken.pop(next(k for k in data if k not in ("game", "num_players")))
     with pytest.raises(ValueError):
-        make_raw(env_name, num_players).reset(options={"state": broken})
+        make_raw(env_name, num_players, env_options).reset(options={"state": broken})
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
-def test_many_random_games(env_name, num_players, chunk):
+def test_many_random_games(env_name, num_players, env_options, chunk):
     """2,000 random games per player count (four chunks of 500), straight on the engine."""
-    game = envs.load(env_name).raw_env.game
+    game = make_raw(env_name, num_players, env_options).game
     for g in range(500):
         seed = chunk * 500 + g
         rng = np.random.default_rng(seed)

@@ -82,6 +82,9 @@ class Game(ABC):
     observation_size: ClassVar[int]
     score_scale: ClassVar[float]  # typical score spread, for reward_mode="score"
     zero_sum: ClassVar[bool] = True  # every reward mode sums to zero
+    # Extra env constructor options the generic tests also cover, each with its
+    # "num_players" (e.g. a partnership mode, or a variant preset).
+    test_configs: ClassVar[tuple[dict[str, Any], ...]] = ()
     state_class: ClassVar[type[GameState]]
 
     @abstractmethod

@@ -57,6 +57,10 @@ class LiarsDiceGame(Game):
     observation_size: ClassVar[int] = betting_codec.OBSERVATION_SIZE
     score_scale: ClassVar[float] = 1.0
     zero_sum: ClassVar[bool] = False
+    test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"num_players": 2, "dice": 1, "preset": "classic"},
+        {"num_players": 4, "dice": 3, "specials": ("pirate king", "mermaid", "cursed", "ghost")},
+    )
     state_class: ClassVar[type[GameState]] = BettingGameState
 
     def __init__(self, **defaults: Any) -> None:
