@@ -125,68 +125,79 @@ SHARED_AT, SHARED_SIZE = _offsets(SHARED_FIELDS)
 OBSERVATION_SIZE = MAX_PLAYERS * SEAT_SIZE + SHARED_SIZE
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
+_COLOUR, _HAND, _UNSEEN, _DISCARD, _DEN = (SEAT_AT[f] for f in ("colour", "hand", "unseen", "discard", "den"))
+_DEN_BOOTY, _SHIP, _ACTED, _HAS_CHOSEN = (SEAT_AT[f] for f in ("den_booty", "ship", "acted", "has_chosen"))
+_CHOSEN, _DOUBLOONS, _SCORE, _TARGETS = (SEAT_AT[f] for f in ("chosen", "doubloons", "score", "targets"))
 
 
 def encode(state: LibertaliaState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cards, and only public facts about the others."""
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    ones: list[int] = []  # positions set to 1, written in one go at the end
     n = state.num_players
     acted = _acted_seats(state)
+    ship_of = {owner: rank for owner, rank in state.ship}
     for rel in range(n):
         s = (seat + rel) % n
         base = rel * SEAT_SIZE
-        out[base] = 1.0
-        out[base + SEAT_AT["colour"] + s] = 1.0
+        ones += (base, base + _COLOUR + s)
         if s == seat:
             hand, discard = state.hands[s], state.discards[s]
             if state.chosen[s]:
-                out[base + SEAT_AT["chosen"] + state.chosen[s] - 1] = 1.0
-        else:
+                ones.append(base + _CHOSEN + state.chosen[s] - 1)
+        elif state.hidden[s]:
             hand, discard = state.possible_hand(s), state.known_discard(s)
-        # for the observer too: how many of its cards the others cannot name
-        out[base + SEAT_AT["unseen"]] = min(1.0, state.hidden_count(s) / 3)
-        _ranks(out, base + SEAT_AT["hand"], hand)
-        _ranks(out, base + SEAT_AT["discard"], discard)
-        _ranks(out, base + SEAT_AT["den"], state.dens[s])
-        at = base + SEAT_AT["den_booty"]
-        out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.den_booty[s], dtype=np.float32) / 8)
-        for owner, rank in state.ship:
-            if owner == s:
-                out[base + SEAT_AT["ship"] + rank - 1] = 1.0
-        out[base + SEAT_AT["acted"]] = float(s in acted)
-        out[base + SEAT_AT["has_chosen"]] = float(bool(state.chosen[s]))
-        out[base + SEAT_AT["doubloons"]] = min(1.0, state.doubloons[s] / 80)
-        out[base + SEAT_AT["score"]] = min(1.0, state.score[s] / 300)
+        else:
+            hand, discard = state.hands[s], state.discards[s]  # nothing unseen: the public knows them
+        if state.hidden[s]:
+            # for the observer too: how many of its cards the others cannot name
+            out[base + _UNSEEN] = min(1.0, state.hidden_count(s) / 3)
+        at = base + _HAND - 1
+        ones += [at + r for r in hand]
+        at = base + _DISCARD - 1
+        ones += [at + r for r in discard]
+        at = base + _DEN - 1
+        ones += [at + r for r in state.dens[s]]
+        if s in ship_of:
+            ones.append(base + _SHIP + ship_of[s] - 1)
+        if s in acted:
+            ones.append(base + _ACTED)
+        if state.chosen[s]:
+            ones.append(base + _HAS_CHOSEN)
+        at = base + _DEN_BOOTY
+        out[at : at + TOKENS] = state.den_booty[s]
+        out[at : at + TOKENS] /= 8
+        out[base + _DOUBLOONS] = state.doubloons[s] / 80
+        out[base + _SCORE] = state.score[s] / 300
     g = MAX_PLAYERS * SEAT_SIZE
-    out[g + SHARED_AT["campaign"] + min(state.campaign, 2)] = 1.0
-    out[g + SHARED_AT["day"] + min(state.day, DAYS - 1)] = 1.0
+    ones += (g + SHARED_AT["campaign"] + min(state.campaign, 2), g + SHARED_AT["day"] + min(state.day, DAYS - 1))
     if state.phase in _PHASE_INDEX:
-        out[g + SHARED_AT["phase"] + _PHASE_INDEX[state.phase]] = 1.0
+        ones.append(g + SHARED_AT["phase"] + _PHASE_INDEX[state.phase])
     if state.pending:
-        out[g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]]] = 1.0
+        ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
     if state.phase == DUSK:
         out[g + SHARED_AT["picks_left"]] = max(0, state.dusk_picks) / 2
         out[g + SHARED_AT["officer"]] = float(state.dusk_officer)
     at = g + SHARED_AT["booty_days"]
-    out[at : at + DAYS * TOKENS] = np.minimum(1.0, np.asarray(state.booty_days, dtype=np.float32).ravel() / 6)
+    out[at : at + DAYS * TOKENS] = [c for row in state.booty_days for c in row]
+    out[at : at + DAYS * TOKENS] /= 6
     at = g + SHARED_AT["bag"]
-    out[at : at + TOKENS] = np.minimum(1.0, np.asarray(state.bag, dtype=np.float32) / 10)
-    _ranks(out, g + SHARED_AT["undealt"], state.undealt)
+    out[at : at + TOKENS] = state.bag
+    out[at : at + TOKENS] /= 10
+    at = g + SHARED_AT["undealt"] - 1
+    ones += [at + r for r in state.undealt]
     if state.pending and state.pending[1] == seat:
         for action in state.legal_actions():
             if action[0] in _TARGETED:
                 rel = (action[1] - seat) % n
-                out[rel * SEAT_SIZE + SEAT_AT["targets"] + action[2] - 1] = 1.0
+                ones.append(rel * SEAT_SIZE + _TARGETS + action[2] - 1)
             elif action[0] in _RANKED:
-                out[g + SHARED_AT["option_ranks"] + action[1] - 1] = 1.0
+                ones.append(g + SHARED_AT["option_ranks"] + action[1] - 1)
             else:
-                out[g + SHARED_AT["option_tokens"] + action[1]] = 1.0
+                ones.append(g + SHARED_AT["option_tokens"] + action[1])
+    out[ones] = 1.0
+    np.minimum(out, 1.0, out=out)  # counts are clipped at 1
     return out
-
-
-def _ranks(out: np.ndarray, at: int, ranks: list[int]) -> None:
-    for r in ranks:
-        out[at + r - 1] = 1.0
 
 
 def _acted_seats(state: LibertaliaState) -> set[int]:

@@ -457,7 +457,11 @@ class LibertaliaState(GameState):
         """Draw ``k`` tokens blind from the bag (fewer if it runs out)."""
         drawn = []
         for _ in range(min(k, sum(self.bag))):
-            t = int(rng.choice(len(self.bag), p=np.asarray(self.bag) / sum(self.bag)))
+            pick = int(rng.integers(sum(self.bag)))  # each token in the bag equally likely
+            t = 0
+            while pick >= self.bag[t]:
+                pick -= self.bag[t]
+                t += 1
             self.bag[t] -= 1
             drawn.append(t)
         return drawn
