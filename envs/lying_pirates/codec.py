@@ -141,107 +141,134 @@ OBSERVATION_SIZE = MAX_CAPTAINS * SEAT_SIZE + SHARED_SIZE
 _PHASES = {"betting": 0, "sail": 1, "action": 2, "final": 3}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 _REROLL_DIE = {"sail": 0, "pt": 1, "battle": 2}
+_SPECIAL_SLOT = {int(d): i for i, d in enumerate(SPECIALS)}
+_POSITION, _PHANTOM, _LAPS, _HOME, _COINS, _CREW, _SPECIALS, _HAND_SIZE, _KNOWN, _TILES = (
+    SEAT_AT[f] for f in ("position", "phantom", "laps", "home", "coins", "crew", "specials", "hand_size", "known",
+                         "tiles")
+)  # fmt: skip
+_EXCLUDED, _NEXT_EXCLUDED, _USED, _TOKEN, _RESULT, _BATTLING, _ICON = (
+    SEAT_AT[f] for f in ("excluded", "next_excluded", "used", "token", "result", "battling", "icon")
+)
+_REVEAL, _REVEAL_SPECIALS, _FINAL_CREW = (SEAT_AT[f] for f in ("reveal", "reveal_specials", "final_crew"))
 
 
-def _cup_faces(out: np.ndarray, at: int, at_specials: int, cup: list[list[int]]) -> None:
+def _cup_faces(ones: list[int], out: np.ndarray, at: int, at_specials: int, cup: list[list[int]]) -> None:
     for kind, face in cup:
         if kind == Die.CREW:
             out[at + face - 1] += 0.1
         else:
-            out[at_specials + SPECIALS.index(Die(kind)) * 7 + face] = 1.0
+            ones.append(at_specials + _SPECIAL_SLOT[kind] * 7 + face)
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cup and cards, and what the table knows of the others."""
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    ones: list[int] = []  # positions set to 1, written in one go at the end
     c_n = state.captains
     lap = state.lap
     result = state.result or {}
     battle = state.battle
     reveal = state.reveal["cups"] if state.reveal else {}
+    holder = state.crews.holder
+    if battle:
+        rolls, rolling = battle["rolls"], battle["rolling"]
+    elif state.final:
+        rolls, rolling = state.final["rolls"], state.final["rolling"]
+    else:
+        rolls, rolling = [], []
     for rel in range(c_n):
         c = (seat + rel) % c_n
         base = rel * SEAT_SIZE
-        out[base + SEAT_AT["present"]] = 1.0
-        out[base + SEAT_AT["phantom"]] = float(c == state.phantom)
-        out[base + SEAT_AT["position"] + state.position(c)] = 1.0
-        out[base + SEAT_AT["laps"]] = min(1.0, state.progress[c] / (2 * lap))
-        out[base + SEAT_AT["home"]] = float(state.progress[c] >= lap)
-        out[base + SEAT_AT["coins"]] = min(1.0, state.coins[c] / 20)
-        out[base + SEAT_AT["crew"]] = state.crews.crew[c] / 10
-        for d in state.crews.specials(c):
-            out[base + SEAT_AT["specials"] + SPECIALS.index(d)] = 1.0
-        out[base + SEAT_AT["hand_size"]] = min(1.0, len(state.hands[c]) / 10)
-        known = _counts(state.hands[c]) if c == seat else state.known[seat][c]
-        at = base + SEAT_AT["known"]
-        out[at : at + KINDS] = np.minimum(1.0, np.asarray(known, dtype=np.float32) / 3)
+        ones += (base, base + _POSITION + state.position(c))
+        if c == state.phantom:
+            ones.append(base + _PHANTOM)
+        progress = state.progress[c]
+        out[base + _LAPS] = progress / (2 * lap)
+        if progress >= lap:
+            ones.append(base + _HOME)
+        out[base + _COINS] = state.coins[c] / 20
+        out[base + _CREW] = state.crews.crew[c] / 10
+        ones += [base + _SPECIALS + i for i, d in enumerate(SPECIALS) if holder[int(d)] == c]
+        hand = state.hands[c]
+        out[base + _HAND_SIZE] = len(hand) / 10
+        at = base + _KNOWN
+        if c == seat:
+            for k in hand:
+                out[at + k] += 1 / 3
+        else:
+            out[at : at + KINDS] = state.known[seat][c]
+            out[at : at + KINDS] /= 3
         if state.placing is not None and c < state.num_players:
-            out[base + SEAT_AT["tiles"]] = len(state.placing["tiles"][c]) / 13
-        out[base + SEAT_AT["excluded"]] = float(c in state.excluded)
-        out[base + SEAT_AT["next_excluded"]] = float(c in state.next_excluded)
-        for i, used in enumerate(state.used[c]):
-            out[base + SEAT_AT["used"] + i] = float(used)
-        out[base + SEAT_AT["token"]] = float(c == state.token)
+            out[base + _TILES] = len(state.placing["tiles"][c]) / 13
+        if c in state.excluded:
+            ones.append(base + _EXCLUDED)
+        if c in state.next_excluded:
+            ones.append(base + _NEXT_EXCLUDED)
+        ones += [base + _USED + i for i, used in enumerate(state.used[c]) if used]
+        if c == state.token:
+            ones.append(base + _TOKEN)
         if result:
-            slot = 0 if c == result["winner"] else 1 if c in result["losers"] else 2
-            out[base + SEAT_AT["result"] + slot] = 1.0
-        rolls = battle["rolls"] if battle else (state.final["rolls"] if state.final else None)
-        rolling = battle["rolling"] if battle else (state.final["rolling"] if state.final else [])
+            ones.append(base + _RESULT + (0 if c == result["winner"] else 1 if c in result["losers"] else 2))
         if c in rolling:
-            out[base + SEAT_AT["battling"]] = 1.0
+            ones.append(base + _BATTLING)
             if rolls[c] >= 0:
-                out[base + SEAT_AT["icon"] + rolls[c]] = 1.0
-        if str(c) in reveal:
-            _cup_faces(out, base + SEAT_AT["reveal"], base + SEAT_AT["reveal_specials"], reveal[str(c)])
+                ones.append(base + _ICON + rolls[c])
+        cup = reveal.get(str(c))
+        if cup:
+            _cup_faces(ones, out, base + _REVEAL, base + _REVEAL_SPECIALS, cup)
         if state.final:
-            out[base + SEAT_AT["final_crew"]] = min(1.0, state.final["crew"][c] / 20)
+            out[base + _FINAL_CREW] = state.final["crew"][c] / 20
     g = MAX_CAPTAINS * SEAT_SIZE
     betting = state.betting
     if betting is not None:
         if seat in betting.cups:
-            _cup_faces(out, g + SHARED_AT["cup"], g + SHARED_AT["cup_specials"], betting.cups[seat])
-        for who, q, f in betting.bids:
-            rel = (who - seat) % c_n
-            out[g + SHARED_AT["bets"] + ((q - 1) * BET_FACES + f - 2) * MAX_CAPTAINS + rel] = 1.0
+            _cup_faces(ones, out, g + SHARED_AT["cup"], g + SHARED_AT["cup_specials"], betting.cups[seat])
+        at = g + SHARED_AT["bets"]
+        ones += [at + ((q - 1) * BET_FACES + f - 2) * MAX_CAPTAINS + (who - seat) % c_n for who, q, f in betting.bids]
         if betting.bids:
             _, q, f = betting.bids[-1]
             out[g + SHARED_AT["last_bet"]] = q / MAX_QUANTITY
-            out[g + SHARED_AT["last_bet"] + 1 + f - 2] = 1.0
+            ones.append(g + SHARED_AT["last_bet"] + 1 + f - 2)
         out[g + SHARED_AT["in_play"]] = betting.dice_in_play / MAX_QUANTITY
     if state.phase in _PHASES:
-        out[g + SHARED_AT["phase"] + _PHASES[state.phase]] = 1.0
+        ones.append(g + SHARED_AT["phase"] + _PHASES[state.phase])
     elif state.phase != "over":
-        out[g + SHARED_AT["phase"] + 4] = 1.0
+        ones.append(g + SHARED_AT["phase"] + 4)
     if state.pending:
-        out[g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]]] = 1.0
+        ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
     if state.reroll:
-        out[g + SHARED_AT["reroll_die"] + _REROLL_DIE[state.reroll["die"]]] = 1.0
+        ones.append(g + SHARED_AT["reroll_die"] + _REROLL_DIE[state.reroll["die"]])
     if state.effect:
         if state.effect["card"] >= 0:
-            out[g + SHARED_AT["card"] + state.effect["card"]] = 1.0
+            ones.append(g + SHARED_AT["card"] + state.effect["card"])
         elif state.resolver >= 0:
-            out[g + SHARED_AT["tile"] + state.slots[state.position(state.resolver)]] = 1.0
+            ones.append(g + SHARED_AT["tile"] + state.slots[state.position(state.resolver)])
     if state.sail_die:
-        out[g + SHARED_AT["sail_die"] + state.sail_die - 1] = 1.0
+        ones.append(g + SHARED_AT["sail_die"] + state.sail_die - 1)
     if state.pt:
-        out[g + SHARED_AT["pt"] + (0 if state.pt["die"] == "P" else 1)] = 1.0
-        out[g + SHARED_AT["pt"] + (2 if state.pt["face"] == "O" else 3)] = 1.0
-    out[g + SHARED_AT["direction"]] = float(state.direction > 0)
-    for slot, tile in enumerate(state.slots):
-        if tile >= 0:
-            out[g + SHARED_AT["map"] + slot * len(TILES) + tile] = 1.0
+        ones += (g + SHARED_AT["pt"] + (0 if state.pt["die"] == "P" else 1),
+                 g + SHARED_AT["pt"] + (2 if state.pt["face"] == "O" else 3))  # fmt: skip
+    if state.direction > 0:
+        ones.append(g + SHARED_AT["direction"])
+    at = g + SHARED_AT["map"]
+    ones += [at + slot * len(TILES) + tile for slot, tile in enumerate(state.slots) if tile >= 0]
+    at = g + SHARED_AT["played"]
     for _, card in state.played:
-        out[g + SHARED_AT["played"] + card] = min(1.0, out[g + SHARED_AT["played"] + card] + 1 / 3)
+        out[at + card] += 1 / 3
     at = g + SHARED_AT["discard"]
-    out[at : at + KINDS] = np.minimum(1.0, np.asarray(_counts(state.discard), dtype=np.float32) / 5)
+    for card in state.discard:
+        out[at + card] += 1 / 5
     out[g + SHARED_AT["deck"]] = len(state.deck) / 83
     if state.draft is not None and seat < state.num_players:
         at = g + SHARED_AT["picks"]
-        out[at : at + KINDS] = np.asarray(_counts(state.draft["picked"][seat]), dtype=np.float32) / 3
+        for card in state.draft["picked"][seat]:
+            out[at + card] += 1 / 3
     if state.placing is not None and seat < state.num_players:
-        for t in state.placing["tiles"][seat]:
-            out[g + SHARED_AT["own_tiles"] + t] = 1.0
-    out[g + SHARED_AT["round"]] = min(1.0, state.round_no / 30)
+        at = g + SHARED_AT["own_tiles"]
+        ones += [at + t for t in state.placing["tiles"][seat]]
+    out[g + SHARED_AT["round"]] = state.round_no / 30
+    out[ones] = 1.0
+    np.minimum(out, 1.0, out=out)  # counts and scales are clipped at 1
     return out
 
 
