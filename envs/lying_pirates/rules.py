@@ -308,7 +308,7 @@ class LyingPiratesState(GameState):
         """A last captain may step if it can spare a crew die, the Base is not next, and a ship is ahead."""
         if self.crews.crew[c] < 2 or self.progress[c] + 1 >= self.lap:
             return False
-        return any(self.progress[o] > self.progress[c] for o in range(self.captains) if o != c)
+        return any(self.position(o) > self.position(c) for o in range(self.captains) if o != c)
 
     def _legal_catchup(self, seat: int) -> list[Action]:
         return [("advance",), ("stop",)]
@@ -343,11 +343,15 @@ class LyingPiratesState(GameState):
         self.progress[c] = after
 
     def _phantom_catches(self, before: list[int]) -> None:
-        """The Phantom sinks a ship it caught up with: one that was ahead of it and that it reached or passed."""
+        """The Phantom sinks a ship it caught up with: one that was ahead of it and that it reached or passed.
+
+        Only what it sails after passing the Base counts (rulebook: it goes on around the map, and "if it
+        later catches up with one of the players' ships"); overtaking on its first lap sinks nothing."""
         ph = self.phantom
-        travelled = self.progress[ph] - before[ph]
-        caught = [p for p in self.players()
-                  if 0 < (before[p] - before[ph]) % self.lap <= travelled - (self.progress[p] - before[p])]  # fmt: skip
+        start = max(before[ph], self.lap)
+        travelled = self.progress[ph] - start
+        caught = [p for p in self.players() if self.progress[p] < self.lap  # a ship back home is safe
+                  and 0 < (before[p] - start) % self.lap <= travelled - (self.progress[p] - before[p])]  # fmt: skip
         if len(caught) == 2:
             self._say("the Phantom catches both ships and sinks them: the Phantom wins")
             self._end([self.phantom])
@@ -651,6 +655,8 @@ class LyingPiratesState(GameState):
             self._say(f"C{seat} passes the Cursed die to C{action[1]}")
 
     def _draw(self, c: int, rng: np.random.Generator) -> None:
+        if c == self.phantom:
+            return  # the Phantom only ever plays its own pile: it takes no cards
         if not self.deck:
             self.deck, self.discard = self.discard, []
             rng.shuffle(self.deck)
@@ -662,7 +668,7 @@ class LyingPiratesState(GameState):
     def _lose_card(self, c: int, card: int, to: int = -1) -> None:
         self.hands[c].remove(card)
         self._forget(c, card)
-        if to >= 0:
+        if to >= 0 and to != self.phantom:
             self.hands[to].append(card)
             self.hands[to].sort()
             if c < self.num_players:
@@ -1016,7 +1022,8 @@ def new_game(
         dealt[state.token].remove(base)
         state.slots = [base] + [-1] * (len(MAP_WATERS[map]) - 1)
         order = [(state.token + i) % n for i in range(n)]
-        state.placing = {"tiles": dealt, "order": order, "turn": 0}
+        # placing the Base was the holder's turn: the next tile is placed by the next player clockwise
+        state.placing = {"tiles": dealt, "order": order, "turn": 1}
         state.stage = "place"
     if draft:
         state.draft = {"round": 0, "picked": [[] for _ in range(n)]}
