@@ -95,7 +95,6 @@ class BoardGameEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-            self._action_space.seed(seed)
         options = dict(options or {})
         saved = options.pop("state", None)
         setup = {k: options.pop(k) for k in list(options) if k in self.game.setup_options()}
