@@ -6,7 +6,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-ENVS = ("libertalia_v0", "liars_dice_v0", "lying_pirates_v0")
+ENVS = ("libertalia_v0", "liars_dice_v0", "lying_pirates_v0", "spytails_v0")
 
 
 def load(name: str) -> ModuleType:

@@ -1,0 +1,1 @@
+"""Spytails: engine (rules), content, codec, AEC env."""

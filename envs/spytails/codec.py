@@ -1,0 +1,323 @@
+"""Spytails' action ids and observation vector.
+
+Actions (``Discrete(364)``); cards are the 55 types of ``content`` (suit * 13 +
+rank - 2 for the four suits, then Alpha Strike 52, Ghost Move 53, Skunk Bomb 54)::
+
+      0-3    character c    setup ("chosen" characters): Alka, Mimic, Mirage, Echo
+      4-9    bid b          forecast: bid b (0-5) operations
+     10-19   stake k        forecast: stake k (1-10) influence       (id 10 + k - 1)
+     20      keep_forecast  revision pass: keep the forecast
+     21      change_forecast  revision pass: take the stake back, bid and stake again
+     22-76   play t         play card t (an ace as 14, "high")
+     77-80   play_low s     play the ace of suit s as 1
+     81      ghost          ghost token: pay 1 influence, play no card this operation
+     82      regroup        regroup token: choose cards to discard, then draw as many
+     83      power          power token (Mimic, Mirage: the next card; Echo: a swap)
+     84-138  discard t      regroup: choose one more copy of t to discard
+     139     confirm        regroup: discard the chosen cards and draw
+     140-194 echo_take t    Echo: take t from the discard pile into the hand
+     195-249 echo_give t    Echo: put t from the hand on the discard pile
+     250-304 take t         reinforcements: take t from the display
+     305     take_top       reinforcements: take the top of the special deck, unseen
+     306-360 remove t       reinforcements: remove a card t from deck or discard for good
+     361     remove_none    reinforcements: remove nothing
+     362     repay          debriefing: repay one leverage token (-5 influence)
+     363     keep_leverage  debriefing: repay no more this round
+
+Ghost, regroup and power are offered alongside the card plays (and, for regroup
+and Echo's power, alongside the forecast's bid and revision) while unused.
+
+Observation (float32, 1605 values in [0, 1]): four seat blocks of 318, seats
+relative to the observer (0 = self, 1 = next clockwise) and padded to four,
+then 333 shared values.  Card counts are count / 3, clipped at 1.
+
+A seat block: present; character (4); teammate (partnership: same team as
+the observer, self included); holds the start token; leads this operation;
+is to decide; influence / 40 (a hidden simultaneous forecast's stake counted
+back in); committed stake / 10; bid (6, one-hot when visible); has a
+forecast; leverage tokens / 6; operations won (8, one-hot 0-7); ghost,
+regroup and power tokens used (3); hand size / 16; deck size / 40; suits it
+showed void in since it last drew (4); hand (55: own cards, for another seat
+the cards everyone knows it holds); hidden (55: own deck, for another seat
+every other card in its hand or deck); discard pile (55); cards played this round (55); its card in this operation (55),
+its place in the operation's order (4) and flags: ace played low, mimicked
+(intimidation), ghost token (3).
+
+Shared: round (9, one-hot); final round; operation (7, one-hot, during
+operations); phase (4: setup, forecast, operations, debriefing); forecast pass
+(2: first, revision); open decision (11, ``rules.DECISIONS``); led suit (4);
+armed token (2: Mimic, Mirage); the mission/event row (3 slots x 20 cards);
+display (55); the special deck's unseen cards (55) and its public bottom
+cards (55); special deck size / 71; leverage tokens in the supply / 6; the
+observer's own regroup selection (55); reinforcement turn (8, one-hot);
+options (2: partnership, simultaneous forecasts); forecasts revealed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.spytails.content import (
+    ACE,
+    CARD_NAMES,
+    CARD_RANK,
+    CHARACTERS,
+    MAX_BID,
+    MAX_ROUNDS,
+    MAX_STAKE,
+    NO_SUIT,
+    NUM_CARDS,
+    NUM_ROW_CARDS,
+    OPERATIONS,
+    ROW_REWARDS,
+    SPECIAL_DECK,
+    SUITS,
+)
+from envs.spytails.rules import (
+    DEBRIEFING,
+    DECISIONS,
+    FORECAST,
+    GHOST_TOKEN,
+    OPERATIONS_PHASE,
+    PHASES,
+    REINFORCE,
+    SpytailsState,
+)
+
+MAX_PLAYERS = 4
+
+CODEC = ActionCodec(
+    [
+        ActionKind("character", (len(CHARACTERS),), "setup: take character c"),
+        ActionKind("bid", (MAX_BID + 1,), "forecast: bid b operations"),
+        ActionKind("stake", (MAX_STAKE,), "forecast: stake k + 1 influence"),
+        ActionKind("keep_forecast", (), "revision: keep the forecast"),
+        ActionKind("change_forecast", (), "revision: forecast again"),
+        ActionKind("play", (NUM_CARDS,), "play card t (an ace high)"),
+        ActionKind("play_low", (len(SUITS),), "play the ace of suit s as 1"),
+        ActionKind("ghost", (), "ghost token: pay 1, play no card"),
+        ActionKind("regroup", (), "regroup token: choose cards to redraw"),
+        ActionKind("power", (), "power token"),
+        ActionKind("discard", (NUM_CARDS,), "regroup: choose one more t to discard"),
+        ActionKind("confirm", (), "regroup: discard the chosen cards, draw"),
+        ActionKind("echo_take", (NUM_CARDS,), "Echo: take t from the discard pile"),
+        ActionKind("echo_give", (NUM_CARDS,), "Echo: discard t from the hand"),
+        ActionKind("take", (NUM_CARDS,), "reinforcements: take t from the display"),
+        ActionKind("take_top", (), "reinforcements: take the special deck's top"),
+        ActionKind("remove", (NUM_CARDS,), "reinforcements: remove t for good"),
+        ActionKind("remove_none", (), "reinforcements: remove nothing"),
+        ActionKind("repay", (), "repay one leverage token"),
+        ActionKind("keep_leverage", (), "repay no more"),
+    ]
+)
+
+
+def action_to_id(action: Action) -> int:
+    if action[0] == "stake":
+        return CODEC.encode(("stake", action[1] - 1))
+    return CODEC.encode(action)
+
+
+def id_to_action(action_id: int) -> Action:
+    coded = CODEC.decode(action_id)
+    if coded[0] == "stake":
+        return ("stake", coded[1] + 1)
+    return coded
+
+
+_WORDS = {
+    "keep_forecast": "keep forecast",
+    "change_forecast": "change forecast",
+    "ghost": "ghost token",
+    "regroup": "regroup",
+    "power": "power",
+    "confirm": "confirm regroup",
+    "take_top": "take top of special deck",
+    "remove_none": "remove nothing",
+    "repay": "repay leverage",
+    "keep_leverage": "keep leverage",
+}
+
+
+def action_to_str(action: Action) -> str:
+    kind = action[0]
+    if kind in _WORDS:
+        return _WORDS[kind]
+    if kind == "character":
+        return f"character {CHARACTERS[action[1]]}"
+    if kind in ("bid", "stake"):
+        return f"{kind} {action[1]}"
+    if kind == "play_low":
+        return f"play A {SUITS[action[1]]} low"
+    name = CARD_NAMES[action[1]]
+    if kind == "play":
+        return f"play {name} high" if CARD_RANK[action[1]] == ACE else f"play {name}"
+    return f"{kind.replace('_', ' ')} {name}"
+
+
+# Observation layout, built once.
+SEAT_FIELDS = (
+    ("present", 1), ("character", len(CHARACTERS)), ("teammate", 1), ("start", 1), ("leader", 1), ("to_act", 1),
+    ("influence", 1), ("stake", 1), ("bid", MAX_BID + 1), ("forecast_made", 1), ("leverage", 1),
+    ("won", OPERATIONS + 1), ("tokens_used", 3), ("hand_size", 1), ("deck_size", 1), ("voids", len(SUITS)),
+    ("hand", NUM_CARDS),
+    ("hidden", NUM_CARDS), ("discard", NUM_CARDS), ("played", NUM_CARDS), ("operation_card", NUM_CARDS),
+    ("operation_order", MAX_PLAYERS), ("operation_flags", 3),
+)  # fmt: skip
+SHARED_FIELDS = (
+    ("round", MAX_ROUNDS), ("final_round", 1), ("operation", OPERATIONS), ("phase", 4), ("forecast_pass", 2),
+    ("decision", len(DECISIONS)), ("led_suit", len(SUITS)), ("armed", 2), ("row", len(ROW_REWARDS) * NUM_ROW_CARDS),
+    ("display", NUM_CARDS), ("special_unseen", NUM_CARDS), ("special_known", NUM_CARDS), ("special_deck_size", 1),
+    ("leverage_supply", 1), ("selection", NUM_CARDS), ("reinforce_turn", 2 * MAX_PLAYERS), ("options", 2),
+    ("revealed", 1),
+)  # fmt: skip
+
+
+def _offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
+    out, at = {}, 0
+    for name, size in fields:
+        out[name] = at
+        at += size
+    return out, at
+
+
+SEAT_AT, SEAT_SIZE = _offsets(SEAT_FIELDS)
+SHARED_AT, SHARED_SIZE = _offsets(SHARED_FIELDS)
+OBSERVATION_SIZE = MAX_PLAYERS * SEAT_SIZE + SHARED_SIZE
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
+_DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
+_ARMED_INDEX = {"mimic": 0, "mirage": 1}
+_COUNT = 1.0 / 3  # one copy of a card type
+(_CHARACTER, _TEAMMATE, _START, _LEADER, _TO_ACT, _INFLUENCE, _STAKE, _BID, _MADE, _LEVERAGE, _WON, _TOKENS,
+ _HAND_SIZE, _DECK_SIZE, _VOIDS, _HAND, _HIDDEN, _DISCARD, _PLAYED, _OP_CARD, _OP_ORDER, _OP_FLAGS) = (
+    SEAT_AT[name] for name, _ in SEAT_FIELDS[1:]
+)  # fmt: skip
+_G = MAX_PLAYERS * SEAT_SIZE
+(_ROUND, _FINAL, _OPERATION, _PHASE, _PASS, _DECISION, _LED, _ARMED, _ROW, _DISPLAY, _UNSEEN, _KNOWN, _SPECIAL_SIZE,
+ _SUPPLY, _SELECTION, _REINFORCE, _OPTIONS, _REVEALED) = (
+    _G + SHARED_AT[name] for name, _ in SHARED_FIELDS
+)  # fmt: skip
+
+
+def encode(state: SpytailsState, seat: int) -> np.ndarray:
+    """``seat``'s observation: its own cards, and only public facts about the others."""
+    n = state.num_players
+    counted: list[int] = []  # positions that count one card copy each
+    hot: list[int] = []  # positions set to 1
+    at_value: list[int] = []  # positions with a scalar value ...
+    value: list[float] = []  # ... and the values
+    played: list[list[int]] = [[] for _ in range(n)]
+    for _, trick in state.round_ops:
+        for p in trick:
+            if p[1] >= 0:
+                played[p[0]].append(p[1])
+    in_trick = {}
+    for place, p in enumerate(state.trick):
+        in_trick[p[0]] = place
+        if p[1] >= 0:
+            played[p[0]].append(p[1])
+    acting = state.pending[1] if state.pending else -1
+    leading = state.leader if state.phase == OPERATIONS_PHASE else -1
+    teams = state.teams
+    for rel in range(n):
+        s = (seat + rel) % n
+        b = rel * SEAT_SIZE
+        hot.append(b)
+        if state.characters[s] >= 0:
+            hot.append(b + _CHARACTER + state.characters[s])
+        if teams and teams[s] == teams[seat]:
+            hot.append(b + _TEAMMATE)
+        if s == state.start:
+            hot.append(b + _START)
+        if s == leading:
+            hot.append(b + _LEADER)
+        if s == acting:
+            hot.append(b + _TO_ACT)
+        stake = state.stakes[s]
+        if stake >= 0:
+            hot.append(b + _MADE)
+        else:
+            stake = 0
+        if state.revealed or s == seat:
+            at_value += (b + _INFLUENCE, b + _STAKE)
+            value += (state.influence[s] / 40, stake / MAX_STAKE)
+            if state.bids[s] >= 0:
+                hot.append(b + _BID + state.bids[s])
+        else:
+            at_value.append(b + _INFLUENCE)
+            value.append((state.influence[s] + stake) / 40)
+        at_value += (b + _LEVERAGE, b + _HAND_SIZE, b + _DECK_SIZE)
+        value += (state.leverage[s] / 6, len(state.hands[s]) / 16, len(state.decks[s]) / 40)
+        hot.append(b + _WON + state.won[s])
+        if state.ghost_used[s]:
+            hot.append(b + _TOKENS)
+        if state.regroup_used[s]:
+            hot.append(b + _TOKENS + 1)
+        if state.power_used[s]:
+            hot.append(b + _TOKENS + 2)
+        hot += [b + _VOIDS + suit for suit in state.voids[s]]
+        if s == seat:
+            hand, hidden = state.hands[s], state.decks[s]
+        else:
+            hand, hidden = state.known[s], state.pool[s]
+        at = b + _HAND
+        counted += [at + c for c in hand]
+        at = b + _HIDDEN
+        counted += [at + c for c in hidden]
+        at = b + _DISCARD
+        counted += [at + c for c in state.discards[s]]
+        at = b + _PLAYED
+        counted += [at + c for c in played[s]]
+        if s in in_trick:
+            place = in_trick[s]
+            _, c, low, mimic = state.trick[place]
+            hot.append(b + _OP_ORDER + place)
+            if c == GHOST_TOKEN:
+                hot.append(b + _OP_FLAGS + 2)
+            else:
+                hot.append(b + _OP_CARD + c)
+                if low:
+                    hot.append(b + _OP_FLAGS)
+                if mimic:
+                    hot.append(b + _OP_FLAGS + 1)
+    hot.append(_ROUND + min(state.round, MAX_ROUNDS - 1))
+    if state.round == state.last_round:
+        hot.append(_FINAL)
+    phase = state.phase
+    if phase in _PHASE_INDEX:
+        hot.append(_PHASE + _PHASE_INDEX[phase])
+    if phase == OPERATIONS_PHASE and state.operation < OPERATIONS:
+        hot.append(_OPERATION + state.operation)
+        led = state.led_suit()
+        if led != NO_SUIT:
+            hot.append(_LED + led)
+    elif phase == FORECAST:
+        hot.append(_PASS + state.forecast_pass)
+    elif phase == DEBRIEFING and state.debrief_step == REINFORCE and state.reinforce_turn < 2 * n:
+        hot.append(_REINFORCE + state.reinforce_turn)
+    if state.pending:
+        hot.append(_DECISION + _DECISION_INDEX[state.pending[0]])
+        if acting == seat and state.pending[0] == "regroup":
+            counted += [_SELECTION + c for c in state.selection]
+    if state.armed:
+        hot.append(_ARMED + _ARMED_INDEX[state.armed])
+    hot += [_ROW + slot * NUM_ROW_CARDS + c for slot, c in enumerate(state.row)]
+    counted += [_DISPLAY + c for c in state.display]
+    known = state.special_known
+    counted += [_UNSEEN + c for c in state.special_deck[known:]]
+    counted += [_KNOWN + c for c in state.special_deck[:known]]
+    at_value += (_SPECIAL_SIZE, _SUPPLY)
+    value += (len(state.special_deck) / len(SPECIAL_DECK), state.leverage_supply / 6)
+    if state.mode == "partnership":
+        hot.append(_OPTIONS)
+    if state.forecast_mode == "simultaneous":
+        hot.append(_OPTIONS + 1)
+    if state.revealed:
+        hot.append(_REVEALED)
+    out = np.bincount(counted, minlength=OBSERVATION_SIZE).astype(np.float32)
+    out *= _COUNT
+    out[hot] = 1.0
+    out[at_value] = value
+    np.minimum(out, 1.0, out=out)
+    return out
