@@ -215,6 +215,9 @@ def test_observation_depends_only_on_the_information_set(env_name, num_players, 
                     f"seat {seat}'s observation changed when only hidden information changed"
                 )
                 assert sample.current_player() == state.current_player()
+                # what is redrawn depends on the seat's information and the generator only
+                again = [s.resample_hidden(seat, np.random.default_rng(5)).to_dict() for s in (state, sample)]
+                assert again[0] == again[1], f"seat {seat}'s resample depends on what it cannot see"
                 if seat == state.current_player():
                     assert sorted(sample.legal_actions()) == sorted(state.legal_actions())
                 changed += sample.to_dict() != state.to_dict()

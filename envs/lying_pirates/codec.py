@@ -26,7 +26,8 @@ every offset.  A captain block: present, Phantom, position on the map
 (16 one-hot), laps sailed, back on the Base, coins / 20, crew dice / 10,
 special dice held (4), hand size / 10, the cards the observer knows it holds
 (21 counts / 3: the whole hand for the observer itself; cards passed to it in
-the draft or taken from the observer otherwise), unplaced tiles / 13, out of
+the draft or taken from the observer otherwise), unplaced tiles per water
+(safe, uncharted, treacherous: a tile's water shows on its back) / 9, out of
 this / the next Betting phase, gold / silver / reroll used this round, holds
 the Starting Captain token, this round's winner / loser / survivor, in the
 battle being fought and its icon (3), the last reveal of its cup (crew faces
@@ -114,7 +115,7 @@ def action_to_str(action: Action) -> str:
 
 SEAT_FIELDS = (
     ("present", 1), ("phantom", 1), ("position", MAX_SLOTS), ("laps", 1), ("home", 1), ("coins", 1),
-    ("crew", 1), ("specials", len(SPECIALS)), ("hand_size", 1), ("known", KINDS), ("tiles", 1),
+    ("crew", 1), ("specials", len(SPECIALS)), ("hand_size", 1), ("known", KINDS), ("tiles", 3),
     ("excluded", 1), ("next_excluded", 1), ("used", 3), ("token", 1), ("result", 3), ("battling", 1),
     ("icon", 3), ("reveal", 6), ("reveal_specials", len(SPECIALS) * 7), ("final_crew", 1),
 )  # fmt: skip
@@ -142,6 +143,7 @@ _PHASES = {"betting": 0, "sail": 1, "action": 2, "final": 3}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 _REROLL_DIE = {"sail": 0, "pt": 1, "battle": 2}
 _SPECIAL_SLOT = {int(d): i for i, d in enumerate(SPECIALS)}
+_WATER = {"safe": 0, "uncharted": 1, "treacherous": 2}
 _POSITION, _PHANTOM, _LAPS, _HOME, _COINS, _CREW, _SPECIALS, _HAND_SIZE, _KNOWN, _TILES = (
     SEAT_AT[f] for f in ("position", "phantom", "laps", "home", "coins", "crew", "specials", "hand_size", "known",
                          "tiles")
@@ -199,7 +201,8 @@ def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
             out[at : at + KINDS] = state.known[seat][c]
             out[at : at + KINDS] /= 3
         if state.placing is not None and c < state.num_players:
-            out[base + _TILES] = len(state.placing["tiles"][c]) / 13
+            for t in state.placing["tiles"][c]:
+                out[base + _TILES + _WATER[TILES[t].water]] += 1 / 9
         if c in state.excluded:
             ones.append(base + _EXCLUDED)
         if c in state.next_excluded:

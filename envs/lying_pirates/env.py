@@ -8,7 +8,7 @@
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']`      |
 | Agents             | 2-6 (`num_players`, default 4)                   |
 | Action Shape       | Discrete(1062)                                   |
-| Observation Shape  | (2984,)                                          |
+| Observation Shape  | (2996,)                                          |
 | Observation Values | [0, 1]                                           |
 
 Lying Pirates: The Race for the Pirate Throne, the base game.  Each round
@@ -20,7 +20,7 @@ ships that arrive together fight the final battle.  With two players the
 Phantom, a third captain, sails along (rulebook's Phantom mode).
 
 ### Observation Space
-`{"observation": float32[2984], "action_mask": int8[1062]}`: the acting
+`{"observation": float32[2996], "action_mask": int8[1062]}`: the acting
 captain's own cup and hand, and for every captain what the table knows:
 position and laps, coins, crew and special dice, hand size (and the cards
 this captain knows it holds), the current bets with who made them, the last

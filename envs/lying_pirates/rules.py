@@ -32,11 +32,13 @@ from envs.lying_pirates.content import (
     GOLD,
     HAND_SIZE,
     MAP_WATERS,
+    SAFE,
     SILVER,
     TARGETED,
     TILE_INDEX,
     TILES,
     TREACHEROUS,
+    UNCHARTED,
     is_attack,
 )
 from envs.lying_pirates.crew import BOARD, Crews
@@ -932,6 +934,7 @@ class LyingPiratesState(GameState):
                 hand.remove(card)
             pool += hand
             sizes[c] = len(hand)
+        pool.sort()  # what the seat knows fixes the pool, not the order it lies in
         order = [int(i) for i in rng.permutation(len(pool))]
         pool = [pool[i] for i in order]
         silver = [i for i, k in enumerate(pool) if CARDS[k].metal == SILVER]
@@ -948,12 +951,18 @@ class LyingPiratesState(GameState):
                     k = len(state.draft["picked"][c])
                     state.draft["picked"][c] = [int(x) for x in rng.choice(state.hands[c], k, replace=False)]
         if state.placing is not None:
-            tiles = [t for c in others if c < state.num_players for t in state.placing["tiles"][c]]
-            rng.shuffle(tiles)
-            for c in others:
-                if c < state.num_players:
-                    k = len(state.placing["tiles"][c])
-                    state.placing["tiles"][c], tiles = [int(t) for t in tiles[:k]], tiles[k:]
+            # A tile's water shows on its back (stand-in): only tiles of the same water trade places.
+            hands = state.placing["tiles"]
+            holders = [c for c in others if c < state.num_players]
+            for water in (SAFE, UNCHARTED, TREACHEROUS):
+                tiles = sorted(t for c in holders for t in hands[c] if TILES[t].water == water)
+                rng.shuffle(tiles)
+                for c in holders:
+                    k = sum(TILES[t].water == water for t in hands[c])
+                    hands[c] = [t for t in hands[c] if TILES[t].water != water] + [int(t) for t in tiles[:k]]
+                    tiles = tiles[k:]
+            for c in holders:
+                hands[c].sort()
         return state
 
     def render(self, seat: int | None = None) -> str:
