@@ -1,17 +1,76 @@
-"""Agents that play bidbluff envs: ``make("random")`` and the ``Agent`` protocol."""
+"""Agents that play bidbluff envs.
+
+``make(spec, env_name=..., seed=...)`` builds one from a spec string:
+
+==================  ==========================================================
+``random``          uniform over the legal actions
+``heuristic``       the game's hand-written player (``agents.heuristic``)
+``ismcts``          IS-MCTS, 200 simulations; ``ismcts:50`` for 50,
+                    ``ismcts:100ms`` for a time budget (needs ``bind(env)``)
+``<path>``          a trained checkpoint (``x.zip``, ``x.json`` or ``x``),
+                    greedy; ``<path>:sample`` samples from the policy
+==================  ==========================================================
+
+Every agent has ``act(observation, agent) -> int`` and ``reset()``; see
+``agents.base`` for the protocol and the engine bind.
+"""
 
 from __future__ import annotations
 
-from agents.base import Agent, RandomAgent
+import re
+from pathlib import Path
+from typing import Any
 
-KINDS = ("random",)
+from agents.base import Agent, RandomAgent, bind_all, seat_of
+from agents.heuristic import HEURISTICS, make_heuristic
+from agents.ismcts import ISMCTSAgent
+from agents.policy import CheckpointError, PolicyAgent, load
+
+KINDS = ("random", "heuristic", "ismcts", "<checkpoint path>")
 
 
-def make(kind: str, seed: int | None = None) -> Agent:
-    """An agent by name (``"random"``)."""
+def make(spec: str, env_name: str | None = None, seed: int | None = None, **options: Any) -> Any:
+    """An agent from a spec (see the module docstring); ``options`` go to the agent's constructor."""
+    kind, _, arg = spec.partition(":")
     if kind == "random":
+        _no_arg(spec, arg)
         return RandomAgent(seed)
-    raise ValueError(f"unknown agent {kind!r}; known: {', '.join(KINDS)}")
+    if kind == "heuristic":
+        _no_arg(spec, arg)
+        return make_heuristic(env_name, seed)
+    if kind == "ismcts":
+        if arg:
+            found = re.fullmatch(r"(\d+)(ms)?", arg)
+            if not found:
+                raise ValueError(f"agent spec {spec!r}: write ismcts:<simulations> or ismcts:<milliseconds>ms")
+            if found.group(2):
+                options = {"simulations": None, "time_ms": float(found.group(1)), **options}
+            else:
+                options = {"simulations": int(found.group(1)), **options}
+        return ISMCTSAgent(seed=seed, **options)
+    path, mode = spec, "greedy"
+    if spec.endswith((":sample", ":greedy")):
+        path, mode = spec.rsplit(":", 1)
+    if path.endswith((".zip", ".json")) or Path(path + ".zip").exists() or Path(path).exists():
+        return load(path, env_name=env_name, deterministic=mode == "greedy", seed=seed)
+    raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KINDS)}")
 
 
-__all__ = ["KINDS", "Agent", "RandomAgent", "make"]
+def _no_arg(spec: str, arg: str) -> None:
+    if arg:
+        raise ValueError(f"agent spec {spec!r}: this agent takes no ':' argument")
+
+
+__all__ = [
+    "HEURISTICS",
+    "KINDS",
+    "Agent",
+    "CheckpointError",
+    "ISMCTSAgent",
+    "PolicyAgent",
+    "RandomAgent",
+    "bind_all",
+    "load",
+    "make",
+    "seat_of",
+]

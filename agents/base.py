@@ -1,8 +1,32 @@
-"""The Agent protocol: anything that picks an action id from an observation."""
+"""The Agent protocol, the engine bind, and the uniform random agent.
+
+Every agent answers ``act(observation, agent) -> int``: ``observation`` is what
+``env.last()`` / ``env.observe(agent)`` returns (``{"observation",
+"action_mask"}``) and ``agent`` the PettingZoo name (``"player_2"``).  The id it
+returns has a 1 in the mask.  ``reset()`` (optional) is called at the start of
+each game.  So any agent plays from a plain PettingZoo loop::
+
+    env = envs.make("libertalia_v0", num_players=4)
+    env.reset(seed=0)
+    agent = agents.make("heuristic", env_name="libertalia_v0", seed=0)
+    for name in env.agent_iter():
+        obs, reward, done, truncated, info = env.last()
+        env.step(None if done or truncated else agent.act(obs, name))
+
+Engine bind.  Search agents (IS-MCTS) need the engine to simulate.  They say so
+with ``needs_env = True`` and get the env through ``bind(env)``, called by the
+code that runs the game (``training.match``, the tournament, the training view)
+after ``env.reset`` and before the first ``act`` of each game; a plain loop
+calls it by hand (``agent.bind(env)``).  ``bind`` keeps a reference to
+``env.unwrapped``; ``act`` then reads ``env.unwrapped.game_state`` *only* to
+determinise it with ``state.resample_hidden(seat, rng)``, which keeps exactly
+what the acting seat knows and redraws everything else.  An agent that needs
+the env and was not bound raises ``RuntimeError`` rather than guessing.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -12,25 +36,50 @@ class Agent(Protocol):
     """Plays from PettingZoo observations: ``{"observation", "action_mask"}``.
 
     ``act`` must return an id whose mask entry is 1.  ``reset`` (optional)
-    is called at the start of each game.
+    is called at the start of each game; ``bind(env)`` (only for agents with
+    ``needs_env = True``) after the env's reset, before the first ``act``.
     """
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int: ...
+
+
+def seat_of(agent: str) -> int:
+    """Seat index of a PettingZoo agent name (``"player_3"`` -> 3)."""
+    try:
+        return int(agent.rsplit("_", 1)[1])
+    except (IndexError, ValueError):
+        raise ValueError(f"agent name {agent!r} is not of the form 'player_<seat>'") from None
+
+
+def legal_ids(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
+    """The legal action ids of an observation; an empty mask is an error (the agent is not to act)."""
+    legal = np.flatnonzero(observation["action_mask"])
+    if legal.size == 0:
+        raise ValueError(f"{agent} was asked to act with no legal action")
+    return legal
+
+
+def bind_all(agents: list[Any], env: Any) -> None:
+    """Start of a game: ``reset()`` every agent and ``bind(env)`` the ones that need the engine."""
+    for agent in agents:
+        if getattr(agent, "needs_env", False):
+            agent.bind(env)
+        reset = getattr(agent, "reset", None)
+        if reset is not None:
+            reset()
 
 
 class RandomAgent:
     """Uniform over the legal actions; seeded for reproducible matches."""
 
     name = "random"
+    needs_env = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
-        legal = np.flatnonzero(observation["action_mask"])
-        if legal.size == 0:
-            raise ValueError(f"{agent} was asked to act with no legal action")
-        return int(self.rng.choice(legal))
+        return int(self.rng.choice(legal_ids(observation, agent)))
 
     def reset(self) -> None:
         pass

@@ -1,1 +1,1 @@
-"""Matches, tournaments and (later) training for bidbluff envs."""
+"""Matches, tournaments and ratings, the single-agent gymnasium view, PPO training and self-play."""

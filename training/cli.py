@@ -1,9 +1,16 @@
-"""``bidbluff``: the project's command line."""
+"""``bidbluff``: the project's command line (match, tournament, train, selfplay)."""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import dataclasses
+import json
+import sys
 import time
+import typing
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -13,6 +20,7 @@ import envs
 from training.match import play_match
 
 
+# -- match ------------------------------------------------------------------------
 def cmd_match(args: argparse.Namespace) -> int:
     console = Console()
     names = [args.env] if args.env else list(envs.ENVS)
@@ -20,7 +28,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         module = envs.load(name)
         game = module.raw_env.game
         n = args.players or game.default_players
-        seats = [agents.make(kind, seed=args.seed + i) for i, kind in enumerate(_lineup(args.agents, n))]
+        seats = [agents.make(kind, env_name=name, seed=args.seed + i) for i, kind in enumerate(_lineup(args.agents, n))]
         start = time.perf_counter()
         result = play_match(name, seats, args.games, seed=args.seed, num_players=n)
         elapsed = time.perf_counter() - start
@@ -48,22 +56,237 @@ def _lineup(spec: str, n: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(n)]
 
 
+# -- tournament ---------------------------------------------------------------------
+def expand_specs(text: str) -> list[str]:
+    """``"heuristic,random*3"`` -> ``["heuristic", "random", "random", "random"]``."""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        spec, star, count = part.rpartition("*")
+        if star and count.isdigit():
+            out += [spec] * int(count)
+        else:
+            out.append(part)
+    if not out:
+        raise ValueError("--agents lists no agent")
+    return out
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from training.tournament import run_tournament
+
+    console = Console(stderr=True)
+    specs = expand_specs(args.agents)
+    env_options = json.loads(args.env_options) if args.env_options else {}
+    game = envs.load(args.env).raw_env.game
+    n = args.players or game.default_players
+    deals = -(-args.games // n)
+    with Progress(console=console, transient=True, disable=args.quiet) as progress:
+        task = progress.add_task(f"{args.env}", total=deals * n)
+        result = run_tournament(args.env, specs, args.games, n, seed=args.seed, env_options=env_options,
+                                on_game=lambda g: progress.update(task, completed=g))  # fmt: skip
+    rows = result.rows()
+    if args.json:
+        _write(args.json, json.dumps(result.to_dict(), indent=2) + "\n")
+    if args.csv:
+        _write_csv(args.csv, rows, n)
+    if not args.quiet:
+        out = Console()
+        if not out.is_terminal:
+            out = Console(width=160)  # a log file or a pipe: keep the table readable
+        out.print(tournament_table(result, rows))
+        out.print(
+            f"{result.games} games ({result.deals} deals x {n} seat rotations), {result.agent_steps:,} decisions "
+            f"in {result.seconds:.1f}s{_truncated(result)}; win share: tied winners share a win; 95% Wilson interval; "
+            f"rating: OpenSkill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)"
+        )
+    return 0
+
+
+def _truncated(result: Any) -> str:
+    if not result.truncated:
+        return ""
+    return f"; {result.truncated} games stopped at the step cap (looping play) and scored as they stood"
+
+
+def tournament_table(result: Any, rows: list[dict[str, Any]]) -> Table:
+    n = result.num_players
+    table = Table(title=f"{result.env_name}: {n} players, seed {result.seed}")
+    columns = ["entry", "games", "win share", "95% CI", "mean score", "mean reward",
+               *[f"seat {s}" for s in range(n)], "rating mu", "sigma", "ordinal"]  # fmt: skip
+    for column in columns:
+        table.add_column(column, justify="left" if column == "entry" else "right")
+    for row in sorted(rows, key=lambda r: -r["win_share"]):
+        seats = [f"{w:.3f}" if w is not None else "-" for w in row["seat_win_share"]]
+        table.add_row(
+            row["entry"], str(row["games"]), f"{row['win_share']:.3f}", f"{row['ci_low']:.3f}-{row['ci_high']:.3f}",
+            f"{row['mean_score']:.2f}", f"{row['mean_reward']:+.3f}", *seats,
+            f"{row['rating_mu']:.2f}", f"{row['rating_sigma']:.2f}", f"{row['rating_ordinal']:.2f}",
+        )  # fmt: skip
+    return table
+
+
+def _write(target: str, text: str) -> None:
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        Path(target).write_text(text)
+
+
+def _write_csv(target: str, rows: list[dict[str, Any]], n: int) -> None:
+    flat = []
+    for row in rows:
+        row = dict(row)
+        for s, share in enumerate(row.pop("seat_win_share")):
+            row[f"seat_{s}_win_share"] = share
+        flat.append(row)
+    handle = sys.stdout if target == "-" else open(target, "w", newline="")  # noqa: SIM115
+    try:
+        writer = csv.DictWriter(handle, fieldnames=list(flat[0]))
+        writer.writeheader()
+        writer.writerows(flat)
+    finally:
+        if handle is not sys.stdout:
+            handle.close()
+
+
+# -- train --------------------------------------------------------------------------
+def _int_list(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def _str_list(text: str) -> list[str]:
+    return expand_specs(text)
+
+
+def _add_config_options(parser: argparse.ArgumentParser, config_class: type, skip: tuple[str, ...] = ()) -> None:
+    """One ``--option`` per dataclass field, with its default and help (CleanRL style)."""
+    hints = typing.get_type_hints(config_class)
+    for f in dataclasses.fields(config_class):
+        if f.name in skip:
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        flag = "--" + f.name.replace("_", "-")
+        kind, shown = hints[f.name], default
+        if kind == dict[str, Any]:
+            parser.add_argument(flag, type=json.loads, default=argparse.SUPPRESS, help=f"{f.metadata['help']} "
+                                f"(default: {json.dumps(default)})")  # fmt: skip
+            continue
+        if kind in (list[str], list[int]):
+            convert = _int_list if kind == list[int] else _str_list
+            shown = ",".join(map(str, default))
+        elif kind == int | None:
+            convert = int
+        else:
+            convert = kind
+        parser.add_argument(flag, type=convert, default=argparse.SUPPRESS,
+                            help=f"{f.metadata['help']} (default: {shown})")  # fmt: skip
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """``bidbluff train`` and ``bidbluff selfplay``: build (or, with --resume, reload) the config and run."""
+    from training.selfplay import SelfPlayConfig, selfplay
+    from training.train import RESUMABLE, TrainConfig, train
+
+    league = args.command == "selfplay"
+    config_class = SelfPlayConfig if league else TrainConfig
+    given = {k: v for k, v in vars(args).items() if k in {f.name for f in dataclasses.fields(config_class)}}
+    out = Path(given.get("out") or f"runs/{args.env}{'-selfplay' if league else ''}")
+    given["out"] = str(out)
+    if args.resume:
+        saved_path = out / "config.json"
+        if not saved_path.exists():
+            raise SystemExit(f"--resume: {saved_path} does not exist (no run to resume there)")
+        saved = json.loads(saved_path.read_text())
+        changed = [k for k, v in given.items() if k not in RESUMABLE and saved.get(k) != v]
+        if changed:
+            raise SystemExit(f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "
+                             f"(only {', '.join(RESUMABLE)})")  # fmt: skip
+        names = {f.name for f in dataclasses.fields(config_class)}
+        if set(saved) - names:
+            extra = sorted(set(saved) - names)
+            raise SystemExit(f"--resume: {saved_path} is not a {args.command} run (it has options {extra})")
+        config = config_class(**{**saved, **given})
+    else:
+        if (out / "checkpoints").exists() and any((out / "checkpoints").iterdir()):
+            raise SystemExit(f"{out} already holds a run: pass --resume to continue it or --out for a new one")
+        config = config_class(**given)
+    print(json.dumps(dataclasses.asdict(config), sort_keys=True))
+    run = selfplay if league else train
+    final = run(config, resume=args.resume, progress_bar=not args.no_progress)
+    print(f"final checkpoint: {final}  (play it with agents.make({str(final)!r}))")
+    return 0
+
+
+# -- the parser ------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bidbluff", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+
     match = sub.add_parser("match", help="play a seeded match on each finished game and print the results")
     match.add_argument("--env", choices=envs.ENVS, help="only this env (default: every finished game)")
     match.add_argument("--games", type=int, default=20, help="games per env (seats rotate)")
     match.add_argument("--players", type=int, help="seats (default: the game's default)")
-    match.add_argument("--agents", default="random", help=f"comma-separated agent kinds: {', '.join(agents.KINDS)}")
+    match.add_argument("--agents", default="random", help=f"comma-separated agent specs: {', '.join(agents.KINDS)}")
     match.add_argument("--seed", type=int, default=0)
     match.set_defaults(run=cmd_match)
+
+    tour = sub.add_parser(
+        "tournament",
+        help="n-player games between agents over duplicate deals: win share with 95%% CI, scores, ratings",
+        description="Every deal (env seed) is played once per seat rotation, so each agent meets the same "
+        "luck from every seat.  Fewer agents than seats: the list is repeated to fill the table.",
+    )
+    tour.add_argument("env", choices=envs.ENVS)
+    tour.add_argument("--agents", default="heuristic,random",
+                      help="comma-separated agent specs (random, heuristic, ismcts, ismcts:50, ismcts:100ms, "
+                           "a checkpoint path); 'random*3' repeats (default: heuristic,random)")  # fmt: skip
+    tour.add_argument("--games", type=int, default=200, help="games in all, rounded up to whole deals (default 200)")
+    tour.add_argument("--players", type=int, help="seats (default: the game's default)")
+    tour.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    tour.add_argument("--env-options", help='env options as JSON, e.g. \'{"preset": "classic"}\'')
+    tour.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
+    tour.add_argument("--csv", metavar="PATH", help="write one CSV row per agent ('-': stdout)")
+    tour.add_argument("--quiet", action="store_true", help="no table, no progress bar")
+    tour.set_defaults(run=cmd_tournament)
+
+    from training.train import TrainConfig
+
+    train = sub.add_parser("train", help="train a MaskablePPO policy against fixed opponents",
+                           description="Every hyperparameter is an option; all are logged to <out>/config.json "
+                           "and each checkpoint's sidecar.")  # fmt: skip
+    train.add_argument("env", choices=envs.ENVS)
+    _add_config_options(train, TrainConfig, skip=("env",))
+    train.add_argument("--resume", action="store_true",
+                       help="continue the run in --out from its newest intact checkpoint")  # fmt: skip
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.set_defaults(run=cmd_train)
+
+    from training.selfplay import SelfPlayConfig
+
+    league = sub.add_parser("selfplay", help="self-play league: PPO against its past snapshots and fixed baselines",
+                            description="Opponents: the latest policy with --latest-prob, else past snapshots and "
+                            "the --opponents baselines weighted by difficulty (PFSP).  A snapshot every "
+                            "--checkpoint-every steps, each evaluated; --resume continues the league.")  # fmt: skip
+    league.add_argument("env", choices=envs.ENVS)
+    _add_config_options(league, SelfPlayConfig, skip=("env",))
+    league.add_argument("--resume", action="store_true", help="continue the league in --out")
+    league.add_argument("--no-progress", action="store_true", help="no progress bar")
+    league.set_defaults(run=cmd_train)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.run(args)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (ValueError, FileNotFoundError) as bad:  # bad options, agent specs, checkpoints: say what, not where
+        parser.exit(2, f"bidbluff {args.command}: error: {bad}\n")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import envs
-from agents.base import Agent
+from agents.base import Agent, bind_all, seat_of
+
+
+@dataclass
+class GameRecord:
+    """One finished game: final scores, summed rewards per seat, agent decisions taken."""
+
+    scores: list[float]
+    rewards: list[float]
+    steps: int
+    truncated: bool = False  # stopped at ``max_steps``: scores are the position's scores then
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [s for s, score in enumerate(self.scores) if score == best]
 
 
 @dataclass
@@ -22,48 +37,53 @@ class MatchResult:
         return self.total_score[seat] / max(1, self.games)
 
 
-def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int) -> tuple[list[float], list[float], int]:
-    """One game; returns final scores, rewards per seat and the number of agent decisions."""
-    env = envs.make(env_name, num_players=num_players)
+MAX_STEPS = 5_000  # agent decisions; a game longer than this is looping (e.g. a policy undoing its own move)
+
+
+def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
+              env_options: dict[str, Any] | None = None, max_steps: int = MAX_STEPS) -> GameRecord:  # fmt: skip
+    """One seeded game, ``agents[s]`` in seat ``s``; agents are reset (and bound, if they need the env).
+
+    A game still running after ``max_steps`` decisions is stopped (``truncated``) and scored as it stands.
+    """
+    env = envs.make(env_name, num_players=num_players, **(env_options or {}))
     env.reset(seed=seed)
-    for agent in agents:
-        if hasattr(agent, "reset"):
-            agent.reset()
+    bind_all(agents, env)
     rewards = [0.0] * num_players
     steps = 0
     scores: list[float] = []
     for name in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
-        seat = int(name.rsplit("_", 1)[1])
+        seat = seat_of(name)
         rewards[seat] += reward
         if termination or truncation:
-            scores = info["scores"]
+            scores = info.get("scores", scores)
             env.step(None)
             continue
+        if steps >= max_steps:
+            return GameRecord(list(env.unwrapped.game_state.scores()), rewards, steps, truncated=True)
         env.step(agents[seat].act(observation, name))
         steps += 1
-    return scores, rewards, steps
+    return GameRecord(list(scores), rewards, steps)
 
 
-def play_match(
-    env_name: str, agents: list[Agent], games: int, seed: int = 0, num_players: int | None = None
-) -> MatchResult:
+def play_match(env_name: str, agents: list[Agent], games: int, seed: int = 0, num_players: int | None = None,
+               env_options: dict[str, Any] | None = None) -> MatchResult:  # fmt: skip
     """``games`` seeded games; seats are rotated so each agent sits everywhere."""
     n = num_players or len(agents)
-    result = MatchResult(env_name, n, wins=[0.0] * len(agents), total_score=[0.0] * len(agents),
-                         total_reward=[0.0] * len(agents))  # fmt: skip
+    k = len(agents)
+    result = MatchResult(env_name, n, wins=[0.0] * k, total_score=[0.0] * k, total_reward=[0.0] * k)
     for g in range(games):
         shift = g % n
-        seated = [agents[(s + shift) % len(agents)] for s in range(n)]
-        scores, rewards, steps = play_game(env_name, seated, seed + g, n)
-        best = max(scores)
-        winners = [s for s in range(n) if scores[s] == best]
+        seated = [agents[(s + shift) % k] for s in range(n)]
+        record = play_game(env_name, seated, seed + g, n, env_options)
+        winners = record.winners()
         for s in range(n):
-            who = (s + shift) % len(agents)
-            result.total_score[who] += scores[s]
-            result.total_reward[who] += rewards[s]
+            who = (s + shift) % k
+            result.total_score[who] += record.scores[s]
+            result.total_reward[who] += record.rewards[s]
             if s in winners:
                 result.wins[who] += 1 / len(winners)
         result.games += 1
-        result.agent_steps += steps
+        result.agent_steps += record.steps
     return result

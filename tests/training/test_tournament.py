@@ -1,0 +1,95 @@
+"""Tournament statistics: the Wilson interval, ranks, OpenSkill ratings, seat rotation, outputs."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from training.cli import expand_specs, main
+from training.tournament import Ratings, lineup, ranks_from_scores, run_tournament, wilson_interval
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == pytest.approx(0.0) and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson_interval(10, 10)
+    assert lo == pytest.approx(0.7225, abs=1e-4) and hi == pytest.approx(1.0)
+    lo, hi = wilson_interval(450, 1000)
+    assert lo == pytest.approx(0.4194, abs=1e-4) and hi == pytest.approx(0.4809, abs=1e-4)
+    assert wilson_interval(2.5, 10)[0] < 0.25 < wilson_interval(2.5, 10)[1]  # shared wins are fractional
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_ranks_share_ties():
+    assert ranks_from_scores([5, 9, 5]) == [2, 1, 2]
+    assert ranks_from_scores([1, 2, 3, 4]) == [4, 3, 2, 1]
+    assert ranks_from_scores([0, 0]) == [1, 1]
+
+
+def test_ratings_follow_results():
+    ratings = Ratings(["strong", "weak", "middle"])
+    for _ in range(30):
+        ratings.update(["weak", "middle", "strong"], [1, 2, 3])
+    table = ratings.table()
+    assert table["strong"]["mu"] > table["middle"]["mu"] > table["weak"]["mu"]
+    assert table["strong"]["sigma"] < 25 / 3  # more certain than a new player
+    even = Ratings(["a", "b"])
+    even.update(["a", "b"], [1, 1])
+    assert even.table()["a"]["mu"] == pytest.approx(even.table()["b"]["mu"])
+
+
+def test_lineup_fills_the_table():
+    assert lineup(["heuristic", "random"], 4) == [
+        ("heuristic", "heuristic"), ("random", "random"), ("heuristic#2", "heuristic"), ("random#2", "random"),
+    ]  # fmt: skip
+    assert expand_specs("heuristic,random*3") == ["heuristic", "random", "random", "random"]
+
+
+def test_every_entry_sits_everywhere_on_duplicate_deals():
+    result = run_tournament("liars_dice_v0", ["heuristic", "random", "random"], games=30, num_players=3, seed=1)
+    assert result.games == 30 and result.deals == 10
+    rows = result.rows()
+    assert sum(r["wins"] for r in rows) == pytest.approx(30)  # one win per game, ties shared
+    for entry in result.entries:
+        assert entry.games == 30
+        assert entry.seat_games == [10, 10, 10]
+    assert rows[0]["win_share"] > 1 / 3  # heuristic vs random
+    assert rows[0]["ci_low"] <= rows[0]["win_share"] <= rows[0]["ci_high"]
+    assert set(result.ratings) == {"heuristic", "random", "random#2"}
+
+
+def test_more_entries_than_seats():
+    result = run_tournament("liars_dice_v0", ["random", "heuristic", "ismcts:2", "random"], games=8, num_players=2)
+    assert sum(e.games for e in result.entries) == 2 * result.games
+
+
+def test_cli_writes_json_and_csv(tmp_path, capsys):
+    out_json, out_csv = tmp_path / "t.json", tmp_path / "t.csv"
+    assert main(["tournament", "liars_dice_v0", "--agents", "heuristic,random", "--games", "10",
+                 "--json", str(out_json), "--csv", str(out_csv)]) == 0  # fmt: skip
+    data = json.loads(out_json.read_text())
+    assert data["games"] == 10 and {e["entry"] for e in data["entries"]} == {"heuristic", "random"}
+    rows = list(csv.DictReader(out_csv.open()))
+    assert {"win_share", "ci_low", "ci_high", "mean_score", "rating_mu", "seat_0_win_share"} <= set(rows[0])
+    printed = capsys.readouterr().out
+    assert "win share" in printed and "heuristic" in printed
+
+
+def test_a_looping_game_is_stopped_and_counted():
+    from training.match import play_game
+
+    record = play_game("libertalia_v0", [__import__("agents").make("random", seed=0)] * 2, 0, 2, max_steps=10)
+    assert record.truncated and record.steps == 10 and len(record.scores) == 2
+    result = run_tournament("libertalia_v0", ["random"], games=2, num_players=2, max_steps=10)
+    assert result.truncated == 2
+
+
+def test_cli_reports_bad_specs_clearly(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tournament", "liars_dice_v0", "--agents", "genius,random", "--games", "2"])
+    assert exit_info.value.code == 2
+    assert "unknown agent 'genius'" in capsys.readouterr().err

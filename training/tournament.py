@@ -1,0 +1,203 @@
+"""Tournaments: n-player games between agent specs, seats rotated over duplicate deals.
+
+Every *deal* is one env seed.  Each deal is replayed once per seat rotation
+(the same seed with the lineup shifted one seat each time), so every entry
+meets the same dice, cards and bag draws from every seat: luck of the deal
+cancels out.  With more entries than seats, each deal seats a seeded random
+subset; with fewer, the lineup is repeated to fill the table (``heuristic,random``
+at four seats is heuristic, random, heuristic#2, random#2).
+
+Results per entry: win share (tied winners share a win) with its 95% Wilson
+interval, mean score and reward, win share per seat, and an OpenSkill
+(Plackett-Luce) rating updated game by game from the final ranks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import agents as agent_lib
+import envs
+from training.match import MAX_STEPS, GameRecord, play_game
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (``successes`` may be fractional: shared wins)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def ranks_from_scores(scores: list[float]) -> list[int]:
+    """Competition ranks, 1 = best, equal scores share a rank (``[5, 9, 5] -> [2, 1, 2]``)."""
+    return [1 + sum(other > s for other in scores) for s in scores]
+
+
+class Ratings:
+    """OpenSkill Plackett-Luce ratings of named entries, one update per game."""
+
+    def __init__(self, names: list[str]) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = {name: self.model.rating(name=name) for name in names}
+
+    def update(self, seated: list[str], scores: list[float]) -> None:
+        """One game: ``seated[s]`` scored ``scores[s]``."""
+        teams = [[self.ratings[name]] for name in seated]
+        new = self.model.rate(teams, ranks=ranks_from_scores(scores))
+        for name, team in zip(seated, new, strict=True):
+            self.ratings[name] = team[0]
+
+    def table(self) -> dict[str, dict[str, float]]:
+        return {n: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for n, r in self.ratings.items()}
+
+
+@dataclass
+class EntryStats:
+    label: str
+    spec: str
+    games: int = 0
+    wins: float = 0.0
+    total_score: float = 0.0
+    total_reward: float = 0.0
+    seat_games: list[int] = field(default_factory=list)
+    seat_wins: list[float] = field(default_factory=list)
+
+    def row(self) -> dict[str, Any]:
+        lo, hi = wilson_interval(self.wins, self.games)
+        g = max(1, self.games)
+        return {
+            "entry": self.label,
+            "spec": self.spec,
+            "games": self.games,
+            "wins": round(self.wins, 4),
+            "win_share": self.wins / g,
+            "ci_low": lo,
+            "ci_high": hi,
+            "mean_score": self.total_score / g,
+            "mean_reward": self.total_reward / g,
+            "seat_win_share": [w / n if n else None for w, n in zip(self.seat_wins, self.seat_games, strict=True)],
+        }
+
+
+@dataclass
+class TournamentResult:
+    env_name: str
+    num_players: int
+    seed: int
+    deals: int
+    entries: list[EntryStats]
+    ratings: dict[str, dict[str, float]]
+    games: int = 0
+    agent_steps: int = 0
+    seconds: float = 0.0
+    truncated: int = 0  # games stopped at the step cap (looping play), scored as they stood
+
+    def rows(self) -> list[dict[str, Any]]:
+        out = []
+        for entry in self.entries:
+            row = entry.row()
+            row.update({f"rating_{k}": v for k, v in self.ratings[entry.label].items()})
+            out.append(row)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"env": self.env_name, "num_players": self.num_players, "seed": self.seed, "deals": self.deals,
+                "games": self.games, "truncated": self.truncated, "agent_steps": self.agent_steps,
+                "seconds": self.seconds, "entries": self.rows()}  # fmt: skip
+
+
+def lineup(specs: list[Any], num_players: int) -> list[tuple[str, Any]]:
+    """``(label, spec)`` per entry: specs repeated to fill the table, repeats labelled ``#2``, ``#3``...
+
+    A spec is an agent spec string or an agent object (labelled by its ``name``).
+    """
+    if not specs:
+        raise ValueError("a tournament needs at least one agent")
+    specs = [specs[i % len(specs)] for i in range(max(len(specs), num_players))]
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        name = spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+        seen[name] = seen.get(name, 0) + 1
+        out.append((name if seen[name] == 1 else f"{name}#{seen[name]}", spec))
+    return out
+
+
+def run_tournament(
+    env_name: str,
+    specs: list[Any],
+    games: int,
+    num_players: int | None = None,
+    seed: int = 0,
+    env_options: dict[str, Any] | None = None,
+    agent_options: dict[str, dict[str, Any]] | None = None,
+    on_game: Callable[[int], None] | None = None,
+    max_steps: int = MAX_STEPS,
+) -> TournamentResult:
+    """Play about ``games`` games (rounded up to whole deals of ``num_players`` rotations).
+
+    ``specs``: agent spec strings (``agents.make``) or agent objects; ``agent_options``: extra
+    constructor options per spec string (``{"ismcts": {"simulations": 50}}``).
+    """
+    import time
+
+    game = envs.load(env_name).raw_env.game
+    n = num_players or game.default_players
+    if not game.min_players <= n <= game.max_players:
+        raise ValueError(f"{env_name} is for {game.min_players}-{game.max_players} players, not {n}")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    entries = lineup(specs, n)
+    options = agent_options or {}
+    players = [agent_lib.make(spec, env_name=env_name, seed=seed * 1000 + i, **options.get(spec, {}))
+               if isinstance(spec, str) else spec for i, (_, spec) in enumerate(entries)]  # fmt: skip
+    stats = [EntryStats(label, spec if isinstance(spec, str) else label, seat_games=[0] * n, seat_wins=[0.0] * n)
+             for label, spec in entries]  # fmt: skip
+    ratings = Ratings([label for label, _ in entries])
+    deals = math.ceil(games / n)
+    pick = np.random.default_rng(seed)
+    result = TournamentResult(env_name, n, seed, deals, stats, {})
+    start = time.perf_counter()
+    for deal in range(deals):
+        table = list(range(len(entries)))
+        if len(entries) > n:
+            table = sorted(int(i) for i in pick.choice(len(entries), n, replace=False))
+        for shift in range(n):
+            seated = [table[(s + shift) % n] for s in range(n)]
+            record = play_game(env_name, [players[i] for i in seated], seed + deal, n, env_options, max_steps)
+            _tally(record, seated, stats)
+            ratings.update([entries[i][0] for i in seated], record.scores)
+            result.games += 1
+            result.truncated += record.truncated
+            result.agent_steps += record.steps
+            if on_game is not None:
+                on_game(result.games)
+    result.seconds = time.perf_counter() - start
+    result.ratings = ratings.table()
+    return result
+
+
+def _tally(record: GameRecord, seated: list[int], stats: list[EntryStats]) -> None:
+    winners = record.winners()
+    for seat, who in enumerate(seated):
+        entry = stats[who]
+        won = 1 / len(winners) if seat in winners else 0.0
+        entry.games += 1
+        entry.wins += won
+        entry.total_score += record.scores[seat]
+        entry.total_reward += record.rewards[seat]
+        entry.seat_games[seat] += 1
+        entry.seat_wins[seat] += won

@@ -1,0 +1,350 @@
+"""Train a MaskablePPO policy on one bidbluff env against fixed opponents.
+
+Reads top to bottom, as CleanRL's ``ppo.py`` does: every hyperparameter is a
+field of ``TrainConfig`` (a named ``bidbluff train`` option with a default),
+saved to ``<out>/config.json`` and to every checkpoint's sidecar.
+
+Run layout (``--out``, default ``runs/<env>``)::
+
+    config.json                  the options of the run
+    progress.csv                 one row per rollout: steps, speed, episode stats, PPO losses
+    eval.csv                     per checkpoint and training opponent: the greedy policy's win share
+    checkpoints/step_<N>.zip     the SB3 save (weights, optimizer state, step count) ...
+    checkpoints/step_<N>.json    ... and its sidecar (see ``agents.policy``)
+    final.zip / final.json       the last checkpoint, to play with ``agents.make("runs/<env>/final.zip")``
+    tb/                          TensorBoard events, when tensorboard is installed
+
+``--resume`` continues an interrupted run from its newest intact checkpoint
+(weights, optimizer state and step count as saved) up to ``--total-steps``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import json
+import platform
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import envs
+from agents.policy import CheckpointError, PolicyAgent, checkpoint_paths, env_signature, read_sidecar, write_sidecar
+
+
+@dataclass
+class TrainConfig:
+    """Every option of a training run; ``help`` metadata is the command-line help."""
+
+    env: str = field(metadata={"help": "registered env to train on"})
+    players: int | None = field(default=None, metadata={"help": "seats (default: the game's default)"})
+    env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
+    opponents: list[str] = field(default_factory=lambda: ["random"],
+                                 metadata={"help": "opponent agent specs, comma-separated; each opponent seat "
+                                                   "draws one per episode"})  # fmt: skip
+    reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
+    total_steps: int = field(default=200_000, metadata={"help": "learner decisions to train for, in all"})
+    num_envs: int = field(default=4, metadata={"help": "envs stepped together (DummyVecEnv)"})
+    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    n_steps: int = field(default=512, metadata={"help": "steps per env per rollout"})
+    batch_size: int = field(default=256, metadata={"help": "minibatch size"})
+    n_epochs: int = field(default=4, metadata={"help": "optimisation epochs per rollout"})
+    gamma: float = field(default=0.995, metadata={"help": "discount factor"})
+    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
+    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
+    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus coefficient"})
+    vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
+    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
+    net_arch: list[int] = field(default_factory=lambda: [256, 256],
+                                metadata={"help": "hidden layer sizes of the policy and value nets"})  # fmt: skip
+    seed: int = field(default=0, metadata={"help": "seeds torch, the deals and the opponents"})
+    checkpoint_every: int = field(default=50_000, metadata={"help": "steps between checkpoints"})
+    eval_games: int = field(default=40, metadata={"help": "evaluation games per checkpoint (0: none)"})
+    torch_threads: int = field(default=1, metadata={"help": "torch CPU threads"})
+    out: str = field(default="", metadata={"help": "run directory (default runs/<env>)"})
+
+
+# Options that ``--resume`` may change; the others define the run and must stay as they were.
+RESUMABLE = ("total_steps", "checkpoint_every", "eval_games", "torch_threads")
+
+
+def config_to_json(config: TrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(config)
+
+
+def config_from_json(data: dict[str, Any]) -> TrainConfig:
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = set(data) - names
+    if unknown:
+        raise ValueError(f"unknown training options {sorted(unknown)}")
+    return TrainConfig(**data)
+
+
+# -- the pieces ------------------------------------------------------------------
+def make_vec_env(config: TrainConfig, pool: Any = None) -> Any:
+    """``num_envs`` learner views in a DummyVecEnv, each with its own seed; opponents from ``pool``
+    (shared, e.g. the self-play league) or, by default, each view's own agents of ``config.opponents``."""
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.gym_env import SingleAgentView
+
+    def factory(i: int) -> Any:
+        seed = config.seed * 1000 + i
+        opponents = pool if pool is not None else config.opponents
+        return lambda: Monitor(SingleAgentView(config.env, opponents, config.players, config.env_options,
+                                               config.reward_mode, seed=seed))  # fmt: skip
+
+    return DummyVecEnv([factory(i) for i in range(config.num_envs)])
+
+
+def new_model(config: TrainConfig, vec_env: Any, tensorboard: str | None) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        learning_rate=config.learning_rate,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        clip_range=config.clip_range,
+        ent_coef=config.ent_coef,
+        vf_coef=config.vf_coef,
+        max_grad_norm=config.max_grad_norm,
+        policy_kwargs={"net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)}},
+        tensorboard_log=tensorboard,
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def tensorboard_available() -> bool:
+    try:
+        from torch.utils.tensorboard import SummaryWriter  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, Any]],
+                    num_players: int) -> dict[str, Any]:  # fmt: skip
+    """The sidecar of a checkpoint (``agents.policy`` adds the format and the zip's hash)."""
+    import sb3_contrib
+    import stable_baselines3
+    import torch
+
+    return {
+        **env_signature(config.env),
+        "env_options": dict(config.env_options),
+        "num_players": num_players,
+        "algorithm": "MaskablePPO",
+        "policy": "MlpPolicy",
+        "steps": int(steps),
+        "opponents": list(config.opponents),
+        "options": config_to_json(config),
+        "evaluation": evaluation,
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "versions": {"python": platform.python_version(), "torch": torch.__version__,
+                     "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__},
+    }  # fmt: skip
+
+
+def evaluate(model: Any, config: TrainConfig, games: int, seed: int, num_players: int) -> list[dict[str, Any]]:
+    """Win share of the greedy policy against each training opponent (the other seats all that opponent),
+    seats rotated over duplicate deals; one row per opponent."""
+    from training.tournament import run_tournament
+
+    meta = {"env": config.env, "steps": int(model.num_timesteps)}
+    learner = PolicyAgent(model, meta, deterministic=True, name="learner")
+    rows = []
+    for spec in dict.fromkeys(config.opponents):
+        lineup = [learner] + [spec] * (num_players - 1)
+        result = run_tournament(config.env, lineup, games, num_players, seed=seed, env_options=config.env_options)
+        row = result.rows()[0]
+        rows.append({"step": int(model.num_timesteps), "opponent": spec, "games": row["games"],
+                     "win_share": row["win_share"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
+                     "mean_reward": row["mean_reward"], "mean_score": row["mean_score"],
+                     "baseline": 1 / num_players})  # fmt: skip
+    return rows
+
+
+def latest_checkpoint(out: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The newest intact checkpoint of a run (corrupt or truncated ones are skipped, with a warning)."""
+    found = []
+    for sidecar in (out / "checkpoints").glob("step_*.json"):
+        try:
+            meta = read_sidecar(sidecar)
+        except CheckpointError as bad:
+            print(f"warning: skipping {sidecar}: {bad}")
+            continue
+        found.append((int(meta["steps"]), checkpoint_paths(sidecar)[0], meta))
+    if not found:
+        return None
+    _, path, meta = max(found, key=lambda item: item[0])
+    return path, meta
+
+
+class CsvLog:
+    """Append-only CSV with a fixed header (so a resumed run keeps writing the same file)."""
+
+    def __init__(self, path: Path, columns: list[str]) -> None:
+        self.path, self.columns = path, columns
+        if not path.exists() or path.stat().st_size == 0:
+            with path.open("w", newline="") as f:
+                csv.writer(f).writerow(columns)
+
+    def write(self, row: dict[str, Any]) -> None:
+        with self.path.open("a", newline="") as f:
+            csv.writer(f).writerow([_fmt(row.get(c, "")) for c in self.columns])
+
+
+def _fmt(value: Any) -> Any:
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
+PROGRESS_COLUMNS = [
+    "step", "seconds", "steps_per_s", "episodes", "ep_reward_mean", "ep_win_rate", "ep_length_mean",
+    "policy_loss", "value_loss", "entropy_loss", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
+]  # fmt: skip
+EVAL_COLUMNS = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "mean_reward", "mean_score",
+                "baseline"]  # fmt: skip
+
+
+def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: list[dict[str, Any]],
+                  start_step: int, on_save: Any = None) -> Any:  # fmt: skip
+    """Logs a CSV row per rollout; checkpoints (with an evaluation) every ``checkpoint_every`` steps;
+    ``on_save(path, steps)`` after each checkpoint (the self-play league adds it to its pool)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    progress = CsvLog(out / "progress.csv", PROGRESS_COLUMNS)
+    evals = CsvLog(out / "eval.csv", EVAL_COLUMNS)
+
+    class RunCallback(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_checkpoint = (start_step // config.checkpoint_every + 1) * config.checkpoint_every
+            self.wins: deque[float] = deque(maxlen=100)
+            self.episodes = 0
+            self.started = time.perf_counter()
+            self.steps_at_start = start_step
+            self.last_saved = start_step
+
+        def _on_step(self) -> bool:
+            for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+                if done:
+                    self.episodes += 1
+                    self.wins.append(info.get("won", 0.0))
+            return True
+
+        def _on_rollout_start(self) -> None:
+            # Here the weights, optimizer and step count agree: the last rollout has been trained on.
+            if self.num_timesteps >= self.next_checkpoint:
+                self.save()
+                while self.next_checkpoint <= self.num_timesteps:
+                    self.next_checkpoint += config.checkpoint_every
+
+        def _on_rollout_end(self) -> None:
+            values = self.model.logger.name_to_value
+            buffer = self.model.ep_info_buffer
+            seconds = time.perf_counter() - self.started
+            row = {
+                "step": self.num_timesteps,
+                "seconds": round(seconds, 1),
+                "steps_per_s": (self.num_timesteps - self.steps_at_start) / max(seconds, 1e-9),
+                "episodes": self.episodes,
+                "ep_reward_mean": float(np.mean([e["r"] for e in buffer])) if buffer else "",
+                "ep_win_rate": float(np.mean(self.wins)) if self.wins else "",
+                "ep_length_mean": float(np.mean([e["l"] for e in buffer])) if buffer else "",
+            }
+            for key in PROGRESS_COLUMNS[7:]:
+                name = f"train/{key}" if key != "policy_loss" else "train/policy_gradient_loss"
+                if name in values:
+                    row[key] = float(values[name])
+            progress.write(row)
+            if self.wins:
+                self.logger.record("rollout/win_rate", row["ep_win_rate"])
+
+        def save(self) -> Path:
+            steps = self.num_timesteps
+            if config.eval_games > 0:
+                for result in evaluate(self.model, config, config.eval_games, config.seed + 10_000 + steps,
+                                       num_players):  # fmt: skip
+                    evaluation.append(result)
+                    evals.write(result)
+                    self.logger.record(f"eval/win_share_vs_{result['opponent']}", result["win_share"])
+            path = out / "checkpoints" / f"step_{steps}.zip"
+            self.model.save(path)
+            write_sidecar(path, checkpoint_meta(config, steps, evaluation, num_players))
+            self.last_saved = steps
+            if on_save is not None:
+                on_save(path, steps)
+            return path
+
+    return RunCallback()
+
+
+# -- the run -------------------------------------------------------------------------
+def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, league: Any = None) -> Path:
+    """Train (or resume) a run; returns the final checkpoint's zip path.
+
+    ``league`` (``training.selfplay.League``): opponents come from it instead of ``config.opponents``;
+    it sees the live model and every checkpoint, and is saved with the run.
+    """
+    import shutil
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    envs.load(config.env)  # a clear error for an unknown env
+    out = Path(config.out or f"runs/{config.env}")
+    torch.set_num_threads(config.torch_threads)
+    num_players = config.players or envs.load(config.env).raw_env.game.default_players
+    if config.checkpoint_every < 1 or config.total_steps < 1:
+        raise ValueError("total_steps and checkpoint_every must be positive")
+
+    evaluation: list[dict[str, Any]] = []
+    tensorboard = str(out / "tb") if tensorboard_available() else None
+    vec_env = make_vec_env(config, pool=league)
+    if resume:
+        found = latest_checkpoint(out)
+        if found is None:
+            raise FileNotFoundError(f"--resume: {out}/checkpoints holds no intact checkpoint to resume from")
+        path, meta = found
+        model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=tensorboard)
+        evaluation = list(meta.get("evaluation", []))
+        print(f"resuming {out} from {path.name} at step {model.num_timesteps}")
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "checkpoints").mkdir(exist_ok=True)
+        model = new_model(config, vec_env, tensorboard)
+    (out / "config.json").write_text(json.dumps(config_to_json(config), indent=2) + "\n")
+
+    start = int(model.num_timesteps)
+    on_save = None
+    if league is not None:
+        if resume:
+            league.load(out, up_to_step=start)
+        league.attach(model, out)
+        on_save = league.add_snapshot
+    callback = make_callback(config, out, num_players, evaluation, start, on_save)
+    remaining = config.total_steps - start
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
+                    progress_bar=progress_bar, tb_log_name="ppo")  # fmt: skip
+    callback.model = model
+    final = out / "checkpoints" / f"step_{model.num_timesteps}.zip"
+    if not checkpoint_paths(final)[1].exists():
+        final = callback.save()
+    for src, dst in zip(checkpoint_paths(final), checkpoint_paths(out / "final"), strict=True):
+        shutil.copyfile(src, dst)
+    vec_env.close()
+    return out / "final.zip"
