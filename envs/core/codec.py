@@ -16,6 +16,15 @@ import numpy as np
 Action = tuple  # (kind, *int args); the engine's structured action
 
 
+def layout(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
+    """Offsets of named observation fields laid end to end, and their total size."""
+    offsets, at = {}, 0
+    for name, size in fields:
+        offsets[name] = at
+        at += size
+    return offsets, at
+
+
 @dataclass(frozen=True)
 class ActionKind:
     """One kind of action: ``name`` and the size of each integer argument."""

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.core.codec import Action, ActionCodec, ActionKind, layout
 from envs.spytails.content import (
     ACE,
     CARD_NAMES,
@@ -174,16 +174,8 @@ SHARED_FIELDS = (
 )  # fmt: skip
 
 
-def _offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
-    out, at = {}, 0
-    for name, size in fields:
-        out[name] = at
-        at += size
-    return out, at
-
-
-SEAT_AT, SEAT_SIZE = _offsets(SEAT_FIELDS)
-SHARED_AT, SHARED_SIZE = _offsets(SHARED_FIELDS)
+SEAT_AT, SEAT_SIZE = layout(SEAT_FIELDS)
+SHARED_AT, SHARED_SIZE = layout(SHARED_FIELDS)
 OBSERVATION_SIZE = MAX_PLAYERS * SEAT_SIZE + SHARED_SIZE
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
