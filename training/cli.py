@@ -88,7 +88,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     with Progress(console=console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task(f"{args.env}", total=deals * n)
         result = run_tournament(args.env, specs, args.games, n, seed=args.seed, env_options=env_options,
-                                on_game=lambda g: progress.update(task, completed=g))  # fmt: skip
+                                on_game=lambda g: progress.update(task, completed=g),
+                                save_games=args.save_games)  # fmt: skip
     rows = result.rows()
     if args.json:
         _write(args.json, json.dumps(result.to_dict(), indent=2) + "\n")
@@ -152,6 +153,28 @@ def _write_csv(target: str, rows: list[dict[str, Any]], n: int) -> None:
     finally:
         if handle is not sys.stdout:
             handle.close()
+
+
+# -- play / replay -------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace) -> int:
+    from training.play import parse_option, play
+
+    options = dict(parse_option(text) for text in args.option)
+    try:
+        envs.make(args.env, num_players=args.players, **options)
+    except TypeError as bad:  # an option the env does not take
+        raise ValueError(f"{args.env} does not take these options {sorted(options)}: {bad}") from None
+    play(args.env, seat=args.seat, opponents=args.opponents, num_players=args.players, seed=args.seed,
+         env_options=options, save=args.save)  # fmt: skip
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from training import records
+    from training.play import show_replay
+
+    show_replay(records.load(args.file), view="all" if args.all else args.seat, step=args.step)
+    return 0
 
 
 # -- train --------------------------------------------------------------------------
@@ -252,7 +275,31 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
     tour.add_argument("--csv", metavar="PATH", help="write one CSV row per agent ('-': stdout)")
     tour.add_argument("--quiet", action="store_true", help="no table, no progress bar")
+    tour.add_argument("--save-games", metavar="DIR", help="save each game's record (JSON) in DIR")
     tour.set_defaults(run=cmd_tournament)
+
+    play = sub.add_parser("play", help="play a game in the terminal against agents",
+                          description="The table is shown from your seat only.  Pick a move by its number or "
+                          "its name (an unambiguous prefix is enough); 'quit' leaves.")  # fmt: skip
+    play.add_argument("env", choices=envs.ENVS)
+    play.add_argument("--players", type=int, help="seats (default: the game's default)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--opponents", nargs="+", metavar="SPEC",
+                      help="agent specs for the other seats, repeated to fill (default: heuristic where the env "
+                           "has one, else random)")  # fmt: skip
+    play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, shown)")
+    play.add_argument("--save", metavar="FILE", help="save the game's record (JSON) to FILE")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="an env option, e.g. --option map=extended --option draft=true (repeatable)")  # fmt: skip
+    play.set_defaults(run=cmd_play)
+
+    replay = sub.add_parser("replay", help="print a recorded game move by move from one seat's view or all")
+    replay.add_argument("file", help="a game record (from play --save or tournament --save-games)")
+    view = replay.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=int, default=0, help="show the game as this seat saw it (default 0)")
+    view.add_argument("--all", action="store_true", help="show everything, every hidden card and die")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.set_defaults(run=cmd_replay)
 
     from training.train import TrainConfig
 

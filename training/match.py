@@ -17,6 +17,7 @@ class GameRecord:
     rewards: list[float]
     steps: int
     truncated: bool = False  # stopped at ``max_steps``: scores are the position's scores then
+    actions: list[list[int]] = field(default_factory=list)  # [seat, action id] per decision, in order
 
     def winners(self) -> list[int]:
         best = max(self.scores)
@@ -51,6 +52,7 @@ def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
     bind_all(agents, env)
     rewards = [0.0] * num_players
     steps = 0
+    actions: list[list[int]] = []
     scores: list[float] = []
     for name in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
@@ -61,10 +63,12 @@ def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
             env.step(None)
             continue
         if steps >= max_steps:
-            return GameRecord(list(env.unwrapped.game_state.scores()), rewards, steps, truncated=True)
-        env.step(agents[seat].act(observation, name))
+            return GameRecord(list(env.unwrapped.game_state.scores()), rewards, steps, truncated=True, actions=actions)
+        action = agents[seat].act(observation, name)
+        actions.append([seat, int(action)])
+        env.step(action)
         steps += 1
-    return GameRecord(list(scores), rewards, steps)
+    return GameRecord(list(scores), rewards, steps, actions=actions)
 
 
 def play_match(env_name: str, agents: list[Agent], games: int, seed: int = 0, num_players: int | None = None,

@@ -146,11 +146,13 @@ def run_tournament(
     agent_options: dict[str, dict[str, Any]] | None = None,
     on_game: Callable[[int], None] | None = None,
     max_steps: int = MAX_STEPS,
+    save_games: str | None = None,
 ) -> TournamentResult:
     """Play about ``games`` games (rounded up to whole deals of ``num_players`` rotations).
 
     ``specs``: agent spec strings (``agents.make``) or agent objects; ``agent_options``: extra
-    constructor options per spec string (``{"ismcts": {"simulations": 50}}``).
+    constructor options per spec string (``{"ismcts": {"simulations": 50}}``); ``save_games``: a
+    directory that gets each game's record (``training.records``) as ``game_NNNNN.json``.
     """
     import time
 
@@ -179,6 +181,14 @@ def run_tournament(
             seated = [table[(s + shift) % n] for s in range(n)]
             record = play_game(env_name, [players[i] for i in seated], seed + deal, n, env_options, max_steps)
             _tally(record, seated, stats)
+            if save_games is not None:
+                from pathlib import Path
+
+                from training import records
+
+                saved = records.record_game(env_name, n, seed + deal, record.actions, record.scores, env_options,
+                                            [entries[i][0] for i in seated], record.truncated)  # fmt: skip
+                records.save(saved, Path(save_games) / f"game_{result.games:05d}.json")
             ratings.update([entries[i][0] for i in seated], record.scores)
             result.games += 1
             result.truncated += record.truncated

@@ -1,0 +1,211 @@
+"""Play a game in the terminal against agents (``bidbluff play``) and print a recorded one (``bidbluff replay``).
+
+The table is always rendered from the human's seat (``render_view=seat``): another seat's hidden
+dice or cards are never shown.  Between the human's turns the others' actions are printed in words
+with who took them; an action the human cannot tell apart from the seat's other choices (a card
+played face down, a secret forecast) is printed as a secret choice.  New entries of the engine's
+public log are printed before each prompt.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+import agents as agent_lib
+import envs
+from agents.base import bind_all, seat_of
+from agents.human import HumanAgent, PlayerQuitError
+from training import records
+
+SECRET_CHECKS = 12  # alternatives compared to decide whether the human could tell which action was taken
+
+
+def default_opponent(env_name: str) -> str:
+    return "heuristic" if env_name in agent_lib.HEURISTICS else "random"
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``"map=extended"`` -> ``("map", "extended")``; values are JSON when they parse (``dice=2``, ``draft=true``)."""
+    key, eq, value = text.partition("=")
+    if not eq or not key.strip():
+        raise ValueError(f"--option {text!r}: write key=value")
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def visible_log(state: Any, seat: int | None) -> list[str]:
+    """The engine log entries ``seat`` may read (Libertalia's are ``[reader, text]``, -1 = everyone; None: all)."""
+    out = []
+    for entry in getattr(state, "log", None) or []:
+        if isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[0], int):
+            if seat is None or entry[0] in (-1, seat):
+                out.append(str(entry[1]))
+        else:
+            out.append(str(entry))
+    return out
+
+
+def new_entries(seen: list[str], now: list[str]) -> list[str]:
+    """Entries of ``now`` after its longest prefix that ends ``seen`` (logs are trimmed at the front)."""
+    for k in range(min(len(seen), len(now)), 0, -1):
+        if now[:k] == seen[-k:]:
+            return now[k:]
+    return now
+
+
+def is_secret(raw: Any, viewer: int, action: int) -> bool:
+    """Whether ``viewer`` could not tell ``action`` from some other legal choice of the acting seat.
+
+    Applies the action and up to ``SECRET_CHECKS`` alternatives to copies of the position (same
+    dice and shuffles) and compares ``viewer``'s observations afterwards.
+    """
+    legal = [a for a in raw.legal_action_ids() if a != action][:SECRET_CHECKS]
+    if not legal:
+        return False
+    game, state = raw.game, raw.game_state
+    seat = seat_of(raw.agent_selection)
+
+    def seen_after(action_id: int) -> np.ndarray:
+        clone = state.clone()
+        clone.apply(game.id_to_action(state, action_id, seat), copy.deepcopy(raw._rng))
+        return game.encode(clone, viewer)
+
+    taken = seen_after(action)
+    return any(np.array_equal(taken, seen_after(other)) for other in legal)
+
+
+def _console(output: TextIO | None, width: int) -> Console:
+    return Console(file=output or sys.stdout, width=width, highlight=False, color_system=None if output else "auto",
+                   force_terminal=False if output else None, soft_wrap=False)  # fmt: skip
+
+
+def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_players: int | None = None,
+         seed: int | None = None, env_options: dict[str, Any] | None = None, input: TextIO | None = None,
+         output: TextIO | None = None, save: str | Path | None = None,
+         width: int = 110) -> dict[str, Any] | None:  # fmt: skip
+    """A terminal game: the human in ``seat``, agent specs ``opponents`` (repeated to fill) elsewhere.
+
+    Reads moves from ``input`` and writes to ``output`` (stdin/stdout by default).  Returns the game
+    record (saved to ``save`` when given), or ``None`` when the player quit.
+    """
+    console = _console(output, width)
+    options = dict(env_options or {})
+    game = envs.load(env_name).raw_env.game
+    n = num_players or game.default_players
+    if not 0 <= seat < n:
+        raise ValueError(f"--seat {seat}: seats are 0-{n - 1}")
+    env = envs.make(env_name, num_players=n, render_mode="ansi", render_view=seat, **options)
+    seed = int(np.random.SeedSequence().entropy % 2**31) if seed is None else seed
+    specs = opponents or [default_opponent(env_name)]
+    human = HumanAgent(input or sys.stdin, console)
+    players: list[Any] = []
+    labels: list[str] = []
+    others = 0
+    for s in range(n):
+        if s == seat:
+            players.append(human)
+            labels.append("human")
+        else:
+            spec = specs[others % len(specs)]
+            others += 1
+            players.append(agent_lib.make(spec, env_name=env_name, seed=seed * 100 + s))
+            labels.append(spec)
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    bind_all(players, env)
+    table = ", ".join(f"P{s}: {'you' if s == seat else labels[s]}" for s in range(n))
+    console.print(f"{env_name}, {n} players, seed {seed}{f', options {options}' if options else ''} - {table}",
+                  markup=False)  # fmt: skip
+    seen: list[str] = []
+    actions: list[tuple[int, int]] = []
+
+    def show_log() -> None:
+        nonlocal seen
+        now = visible_log(raw.game_state, seat)
+        for line in new_entries(seen, now):
+            console.print(f"  log: {line}", markup=False)
+        seen = now
+
+    for name in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        s = seat_of(name)
+        if s == seat:
+            show_log()
+            console.print(Panel(Text(raw.render() or ""), title=f"your view (P{seat})", expand=False))
+            try:
+                action = human.ask()
+            except PlayerQuitError:
+                console.print("You left the game; it is not saved.")
+                return None
+            console.print(f"you: {raw.action_to_str(action)}", markup=False)
+        else:
+            action = int(players[s].act(observation, name))
+            what = "makes a secret choice" if is_secret(raw, seat, action) else raw.action_to_str(action)
+            console.print(f"P{s} ({labels[s]}): {what}", markup=False)
+        actions.append((s, action))
+        env.step(action)
+    show_log()
+    state = raw.game_state
+    scores = list(state.scores())
+    console.print(Panel(Text(raw.render() or ""), title=f"game over - your view (P{seat})", expand=False))
+    best = max(scores)
+    winners = [s for s, sc in enumerate(scores) if sc == best]
+    console.print("scores: " + ", ".join(f"P{s}{' (you)' if s == seat else ''} {sc:g}" for s, sc in enumerate(scores)))
+    console.print("You win!" if winners == [seat] else ("You share the win." if seat in winners else
+                  f"Winner: {', '.join(f'P{w}' for w in winners)}."))  # fmt: skip
+    record = records.record_game(env_name, n, seed, actions, scores, {**options}, labels)
+    if save:
+        console.print(f"record saved to {records.save(record, save)}", markup=False)
+    return record
+
+
+def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False, input: TextIO | None = None,
+                output: TextIO | None = None, width: int = 110) -> Any:  # fmt: skip
+    """Print a record move by move from ``view`` (a seat, or ``"all"``); ``step``: wait for Enter each move."""
+    console = _console(output, width)
+    records.check(record)
+    if view != "all" and not 0 <= int(view) < record["num_players"]:
+        raise ValueError(f"--seat {view}: the record has seats 0-{record['num_players'] - 1}")
+    who = record.get("agents") or []
+    seat = None if view == "all" else int(view)
+    console.print(f"{record['env']}, {record['num_players']} players, seed {record['seed']}, options "
+                  f"{record['env_options']}, {len(record['actions'])} actions; view: "
+                  f"{'everything' if seat is None else f'P{seat}'}", markup=False)  # fmt: skip
+    state_seen: list[str] = []
+
+    def on_step(env: Any, s: int, action: int, text: str) -> None:
+        nonlocal state_seen
+        now = visible_log(env.game_state, seat)
+        for line in new_entries(state_seen, now):
+            console.print(f"  log: {line}", markup=False)
+        state_seen = now
+        if seat is None or s == seat:
+            console.print(Panel(Text(env.render() or ""), expand=False))
+        label = who[s] if s < len(who) else f"player_{s}"
+        shown = text if seat is None or s == seat or not is_secret(env, seat, action) else "makes a secret choice"
+        console.print(f"P{s} ({label}): {shown}", markup=False)
+        if step and (input or sys.stdin).readline() == "":
+            raise PlayerQuitError("end of input")
+
+    try:
+        env = records.replay(record, render_view=view, on_step=on_step)
+    except PlayerQuitError:
+        return None
+    console.print(Panel(Text(env.render() or ""), title="final position", expand=False))
+    console.print("scores: " + ", ".join(f"P{s} {sc:g}" for s, sc in enumerate(env.game_state.scores())))
+    return env
