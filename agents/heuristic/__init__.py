@@ -11,10 +11,14 @@ from typing import Any
 
 from agents.heuristic.liars_dice import LiarsDiceHeuristic
 from agents.heuristic.libertalia import LibertaliaHeuristic
+from agents.heuristic.lying_pirates import LyingPiratesHeuristic
+from agents.heuristic.spytails import SpytailsHeuristic
 
 HEURISTICS: dict[str, Callable[..., Any]] = {
     "liars_dice_v0": LiarsDiceHeuristic,
     "libertalia_v0": LibertaliaHeuristic,
+    "lying_pirates_v0": LyingPiratesHeuristic,
+    "spytails_v0": SpytailsHeuristic,
 }
 
 
@@ -31,4 +35,11 @@ def make_heuristic(env_name: str | None, seed: int | None = None) -> Any:
     return cls(seed=seed)
 
 
-__all__ = ["HEURISTICS", "LiarsDiceHeuristic", "LibertaliaHeuristic", "make_heuristic"]
+__all__ = [
+    "HEURISTICS",
+    "LiarsDiceHeuristic",
+    "LibertaliaHeuristic",
+    "LyingPiratesHeuristic",
+    "SpytailsHeuristic",
+    "make_heuristic",
+]

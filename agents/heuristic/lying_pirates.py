@@ -1,0 +1,283 @@
+"""A sensible Lying Pirates captain for ``lying_pirates_v0``.
+
+It decodes its observation (layout in ``envs.lying_pirates.codec``: the seat
+blocks ``SEAT_FIELDS`` and the shared values ``SHARED_FIELDS``) and decides:
+
+* **Betting**: the ``liars_dice_v0`` heuristic's odds and policy
+  (``agents.heuristic.liars_dice``), fed with its own cup, the dice the other
+  captains in play hold, and the last bet; the ids are translated both ways.
+* **Rerolls** only when the roll is bad and a coin is there: a sail die of 1,
+  an X on the Pirate / Treasure die, a skull in a battle (or a dagger when
+  someone else shows swords).
+* **Cards** in a priority window: free draws, move cards, attacks when a
+  captain off the Base is in reach (the target is the leader), crew, coins,
+  draws; it buys a card when rich (5 coins or more).  It always blocks an
+  attack card with a reaction.
+* **Targets**: the leader by progress, then by what the effect takes.
+* **Catch-up**: advances while it has crew to spare (4 dice, or 3 when far
+  behind).
+* **Final battle**: buys crew with every spare coin, plays its final-battle
+  cards, rerolls a bad roll.
+* **Setup**: places tiles at random among the legal slots (a simple rule),
+  and passes the least useful card in the draft.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import legal_ids
+from agents.heuristic import liars_dice as ld
+from envs.lying_pirates.battle import Icon
+from envs.lying_pirates.betting_codec import CODEC as LD_CODEC
+from envs.lying_pirates.betting_codec import FACE_SLOTS
+from envs.lying_pirates.betting_game import MAX_QUANTITY as LD_MAX_QUANTITY
+from envs.lying_pirates.codec import (
+    BET_FACES,
+    CODEC,
+    KINDS,
+    MAX_CAPTAINS,
+    MAX_QUANTITY,
+    MAX_SLOTS,
+    SEAT_AT,
+    SEAT_SIZE,
+    SHARED_AT,
+)
+from envs.lying_pirates.content import CARDS, TARGETED, TILES
+from envs.lying_pirates.dice import SPECIALS, Die
+from envs.lying_pirates.rules import DECISIONS
+
+_OFF = CODEC.offset
+_BID, _EXACT, _LIAR = _OFF["bid"], _OFF["exact"], _OFF["liar"]
+_REROLL, _KEEP, _PASS, _PLAY, _BUY, _DRAW = (_OFF[k] for k in ("reroll", "keep", "pass", "play", "buy", "draw"))
+_TARGET, _ADVANCE, _STOP, _PICK = _OFF["target"], _OFF["advance"], _OFF["stop"], _OFF["pick"]
+_G = MAX_CAPTAINS * SEAT_SIZE
+_CURSED = SPECIALS.index(Die.CURSED)
+_LD_FACES = FACE_SLOTS  # the liars_dice_v0 codec lays out faces 1-6
+
+# How much a card is worth holding on to (draft: the cheapest is passed on).
+_VERB_VALUE = {"move": 3.0, "push": 2.0, "hit_crew": 2.0, "steal_crew": 2.5, "steal_coins": 2.0, "steal_card": 1.5,
+               "duel": 1.5, "broadside": 2.5, "brawl": 0.5, "hit_coins": 1.5, "crew": 2.0, "coins": 1.5,
+               "draw": 1.5, "special": 2.0}  # fmt: skip
+
+
+def card_value(k: int) -> float:
+    card = CARDS[k]
+    if card.reaction:
+        return 1.0
+    return sum(_VERB_VALUE.get(verb, 1.0) for verb, _ in card.effect) + (0.5 if card.final_battle else 0.0)
+
+
+def _shared(obs: np.ndarray, name: str, size: int) -> np.ndarray:
+    at = _G + SHARED_AT[name]
+    return obs[at : at + size]
+
+
+def _seat(obs: np.ndarray, rel: int, name: str, size: int = 1) -> np.ndarray:
+    at = rel * SEAT_SIZE + SEAT_AT[name]
+    return obs[at : at + size]
+
+
+class _Bettor(ld.LiarsDiceHeuristic):
+    """The liars_dice_v0 policy, handed an already decoded view instead of its own observation."""
+
+    @staticmethod
+    def read(obs: dict) -> dict:  # type: ignore[override]
+        return obs
+
+    @staticmethod
+    def classic(mask: np.ndarray, has_bid: bool) -> bool:
+        return False  # Lying Pirates' rules: 1s wild, "exactly" allowed
+
+
+class LyingPiratesHeuristic:
+    """Bets by the odds, spends coins and cards sensibly; see the module docstring."""
+
+    name = "heuristic"
+    needs_env = False
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.bettor = _Bettor(seed=seed)
+
+    def reset(self) -> None:
+        pass
+
+    # -- reading the observation --------------------------------------------------------
+    @staticmethod
+    def captains(obs: np.ndarray) -> list[int]:
+        return [rel for rel in range(MAX_CAPTAINS) if obs[rel * SEAT_SIZE] > 0.5]
+
+    @staticmethod
+    def lap(obs: np.ndarray) -> int:
+        slots = _shared(obs, "map", MAX_SLOTS * len(TILES)).reshape(MAX_SLOTS, len(TILES))
+        return int(slots.any(axis=1).sum()) or 12
+
+    def progress(self, obs: np.ndarray, rel: int) -> int:
+        return round(float(_seat(obs, rel, "laps")[0]) * 2 * self.lap(obs))
+
+    @staticmethod
+    def crew(obs: np.ndarray, rel: int) -> int:
+        return round(float(_seat(obs, rel, "crew")[0]) * 10)
+
+    @staticmethod
+    def coins(obs: np.ndarray, rel: int) -> int:
+        return round(float(_seat(obs, rel, "coins")[0]) * 20)
+
+    @staticmethod
+    def hand(obs: np.ndarray) -> list[int]:
+        counts = np.rint(_seat(obs, 0, "known", KINDS) * 3).astype(int)
+        return [k for k in range(KINDS) for _ in range(counts[k])]
+
+    def betting_view(self, obs: np.ndarray) -> dict:
+        crew = np.rint(_shared(obs, "cup", 6) * 10).astype(int)
+        specials = _shared(obs, "cup_specials", len(SPECIALS) * 7).reshape(len(SPECIALS), 7)
+        own_specials = [(SPECIALS[i], int(np.argmax(row))) for i, row in enumerate(specials) if row.any()]
+        unseen: list[int] = []
+        for rel in self.captains(obs)[1:]:
+            if _seat(obs, rel, "excluded")[0] > 0.5:
+                continue
+            held = [SPECIALS[i] for i, v in enumerate(_seat(obs, rel, "specials", len(SPECIALS))) if v > 0.5]
+            unseen += [Die.CREW] * max(0, self.crew(obs, rel)) + held
+        last_bet = _shared(obs, "last_bet", 1 + BET_FACES)
+        last = None
+        if last_bet[1:].any():
+            last = (round(float(last_bet[0]) * MAX_QUANTITY), int(np.argmax(last_bet[1:])) + 2)
+        return {"crew": crew, "own_specials": own_specials, "unseen": unseen, "last": last}
+
+    # -- deciding ---------------------------------------------------------------------------
+    def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
+        legal = [int(i) for i in legal_ids(observation, agent)]
+        obs = observation["observation"]
+        decision = DECISIONS[int(np.argmax(_shared(obs, "decision", len(DECISIONS))))]
+        choice = getattr(self, f"_{decision}")(obs, legal, agent)
+        return choice if choice in legal else int(self.rng.choice(legal))
+
+    def _bet(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        mask = np.zeros(LD_CODEC.n, dtype=np.int8)
+        back: dict[int, int] = {}
+        for i in legal:
+            if i == _LIAR:
+                back[ld._LIAR] = i
+                continue
+            kind, at = (_EXACT, ld._EXACT) if i >= _EXACT else (_BID, ld._BID)
+            q, f = divmod(i - kind, BET_FACES)
+            if q < LD_MAX_QUANTITY:
+                back[at + q * _LD_FACES + f + 1] = i  # face f + 2 is slot f + 1 of faces 1-6
+        if not back:
+            return legal[0]
+        mask[list(back)] = 1
+        return back[self.bettor.act({"observation": self.betting_view(obs), "action_mask": mask}, agent)]
+
+    def _reroll(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        die = int(np.argmax(_shared(obs, "reroll_die", 3)))
+        if die == 0:
+            bad = _shared(obs, "sail_die", 2)[0] > 0.5  # a 1
+        elif die == 1:
+            bad = _shared(obs, "pt", 4)[3] > 0.5  # an X face
+        else:
+            bad = self._bad_battle_roll(obs)
+        return _REROLL if bad and self.coins(obs, 0) >= 1 else _KEEP
+
+    def _bad_battle_roll(self, obs: np.ndarray) -> bool:
+        icons = {}
+        for rel in self.captains(obs):
+            icon = _seat(obs, rel, "icon", 3)
+            if _seat(obs, rel, "battling")[0] > 0.5 and icon.any():
+                icons[rel] = int(np.argmax(icon))
+        if 0 not in icons:
+            return False
+        mine, others = icons[0], [v for r, v in icons.items() if r != 0]
+        return mine == Icon.SKULL or (mine == Icon.DAGGER and Icon.SWORDS in others)
+
+    def _leader(self, obs: np.ndarray) -> int:
+        others = self.captains(obs)[1:]
+        return max(others, key=lambda r: self.progress(obs, r)) if others else 0
+
+    def _window(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        if _DRAW in legal:
+            return _DRAW
+        me = self.progress(obs, 0)
+        targets = [r for r in self.captains(obs)[1:] if self.progress(obs, r) % self.lap(obs) != 0]
+        best, best_value = None, 0.0
+        for i in legal:
+            if not _PLAY <= i < _PLAY + KINDS:
+                continue
+            value = self._play_value(obs, i - _PLAY, targets, me)
+            if value > best_value:
+                best, best_value = i, value
+        if best is not None:
+            return best
+        if _BUY in legal and self.coins(obs, 0) >= 5:
+            return _BUY
+        return _PASS
+
+    def _play_value(self, obs: np.ndarray, k: int, targets: list[int], me: int) -> float:
+        crew = self.crew(obs, 0)
+        value = 0.0
+        for verb, _ in CARDS[k].effect:
+            if verb == "move":
+                value += 3.0
+            elif verb in TARGETED:
+                if not targets:
+                    return 0.0
+                ahead = max(self.progress(obs, r) for r in targets) >= me - 1
+                value += 2.0 if ahead or verb != "push" else 0.5
+            elif verb == "broadside":
+                value += 2.5
+            elif verb == "brawl":
+                value += 1.0 if self.progress(obs, 0) % self.lap(obs) == 0 else 0.0
+            elif verb == "crew":
+                value += 1.5 if crew < 8 and not (CARDS[k].final_battle and crew > 3) else 0.0
+            elif verb in ("coins", "draw", "special"):
+                value += 1.0
+        return value
+
+    def _target(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        card = _shared(obs, "card", KINDS)
+        tile = _shared(obs, "tile", len(TILES))
+        effects = CARDS[int(np.argmax(card))].effect if card.any() else TILES[int(np.argmax(tile))].good
+        verbs = {verb for verb, _ in effects} | ({verb for verb, _ in TILES[int(np.argmax(tile))].bad}
+                                                  if tile.any() else set())  # fmt: skip
+
+        def score(i: int) -> float:
+            rel = i - _TARGET
+            s = 10.0 * self.progress(obs, rel) - (50.0 if _seat(obs, rel, "phantom")[0] > 0.5 else 0.0)
+            if verbs & {"steal_coins", "hit_coins"}:
+                s += self.coins(obs, rel)
+            elif "steal_card" in verbs:
+                s += float(_seat(obs, rel, "hand_size")[0]) * 10
+            else:
+                s += self.crew(obs, rel)
+            if _shared(obs, "phase", 5)[3] > 0.5:  # the final battle: its crew matters most
+                s += 20 * float(_seat(obs, rel, "final_crew")[0]) * 20
+            return s
+
+        targets = [i for i in legal if _TARGET <= i < _TARGET + MAX_CAPTAINS]
+        return max(targets, key=score) if targets else legal[0]
+
+    def _react(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        plays = [i for i in legal if _PLAY <= i < _PLAY + KINDS]
+        return plays[0] if plays else _PASS
+
+    def _catchup(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        crew = self.crew(obs, 0)
+        behind = max((self.progress(obs, r) for r in self.captains(obs)[1:]), default=0) - self.progress(obs, 0)
+        return _ADVANCE if crew >= 4 or (crew >= 3 and behind >= 3) else _STOP
+
+    def _buy_crew(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        return _BUY
+
+    def _final(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        plays = [i for i in legal if _PLAY <= i < _PLAY + KINDS]
+        if plays:
+            return max(plays, key=lambda i: card_value(i - _PLAY))
+        if _REROLL in legal and self._bad_battle_roll(obs):
+            return _REROLL
+        return _PASS
+
+    def _place(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        return int(self.rng.choice(legal))
+
+    def _draft(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+        return min(legal, key=lambda i: (card_value(i - _PICK), i))
