@@ -98,7 +98,7 @@ def test_every_game_ends_with_zero_sum_rewards(env_name, num_players, env_option
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert not env.agents, "every agent must be done at the end"
-        if env.game.zero_sum:
+        if env.game.is_zero_sum(num_players):
             assert sum(totals.values()) == pytest.approx(0.0, abs=1e-9)
         if mode == "win":
             scores = env.game_state.scores()
@@ -311,6 +311,8 @@ def test_bad_options_are_refused_clearly(env_name, num_players, env_options):
         make_raw(env_name, other, {}).reset(options={"state": data})
     with pytest.warns(UserWarning, match="unknown reset options"):
         make_raw(env_name, num_players, env_options).reset(seed=0, options={"colour": "red"})
+    with pytest.raises(ValueError, match="no option colour"):
+        module.raw_env(num_players=num_players, colour="red")
     with pytest.raises(ValueError, match="render_view"):
         module.raw_env(num_players=num_players, render_view=num_players)
     broken = dict(data)

@@ -37,6 +37,9 @@ class BoardGameEnv(AECEnv):
         render_mode: ``"ansi"`` returns the board as text, ``"human"`` prints it.
         render_view: seat whose view ``render`` shows; ``None`` follows the
             acting seat, ``"all"`` shows everything.
+        **setup: the game's setup options (its ``Game.setup_options()``), the
+            defaults of every game this env plays; ``reset(options=...)``
+            can still override them for one game.
     """
 
     game: ClassVar[Game]
@@ -49,9 +52,10 @@ class BoardGameEnv(AECEnv):
         illegal_action: str = "raise",
         render_mode: str | None = None,
         render_view: int | str | None = None,
+        **setup: Any,
     ) -> None:
         super().__init__()
-        game = self.game
+        game = self.game = type(self.game)(**setup)
         num_players = game.default_players if num_players is None else int(num_players)
         if not game.min_players <= num_players <= game.max_players:
             raise ValueError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {num_players}")
@@ -64,6 +68,8 @@ class BoardGameEnv(AECEnv):
         self.num_players = num_players
         self.reward_mode = reward_mode
         self.illegal_action = illegal_action
+        if setup:
+            game.check(num_players)
         if render_view not in (None, "all") and render_view not in range(num_players):
             raise ValueError(f"render_view must be None, 'all' or a seat 0..{num_players - 1}, not {render_view!r}")
         self.render_mode = render_mode
@@ -109,7 +115,7 @@ class BoardGameEnv(AECEnv):
             if state.is_terminal():
                 raise ValueError("the saved state is already over; nothing to play")
         else:
-            state = self.game.new_state(self.num_players, self._rng, **setup)
+            state = self.game.new_state(self.num_players, self._rng, **self.game.options(**setup))
         self.game_state = state
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -81,15 +81,34 @@ class Game(ABC):
     codec: ClassVar[ActionCodec]
     observation_size: ClassVar[int]
     score_scale: ClassVar[float]  # typical score spread, for reward_mode="score"
-    zero_sum: ClassVar[bool] = True  # every reward mode sums to zero
+    zero_sum: ClassVar[bool] = True  # every reward mode sums to zero (see ``is_zero_sum``)
     # Extra env constructor options the generic tests also cover, each with its
     # "num_players" (e.g. a partnership mode, or a variant preset).
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = ()
     state_class: ClassVar[type[GameState]]
 
+    def __init__(self, **defaults: Any) -> None:
+        """``defaults``: setup options (``setup_options()``) every new game of this env uses."""
+        unknown = sorted(set(defaults) - set(self.setup_options()))
+        if unknown:
+            known = ", ".join(self.setup_options()) or "none"
+            raise ValueError(f"{self.name} has no option {', '.join(unknown)}; its options: {known}")
+        self.defaults = defaults
+
+    def options(self, **overrides: Any) -> dict[str, Any]:
+        """The setup options of a new game: the env's defaults, then ``reset(options=...)``'s."""
+        return {**self.defaults, **overrides}
+
+    def check(self, num_players: int) -> None:
+        """Refuse bad setup options now, not at the first reset (a throwaway setup does it)."""
+        self.new_state(num_players, np.random.default_rng(0), **self.options())
+
+    def is_zero_sum(self, num_players: int) -> bool:
+        return self.zero_sum
+
     @abstractmethod
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> GameState:
-        """Initial position after setup chance (deals, bag draws)."""
+        """Initial position after setup chance (deals, bag draws); ``options`` as ``self.options()`` gives."""
 
     @abstractmethod
     def encode(self, state: GameState, seat: int) -> np.ndarray:

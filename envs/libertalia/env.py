@@ -74,7 +74,7 @@ class LibertaliaGame(Game):
     state_class: ClassVar[type[GameState]] = LibertaliaState
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> LibertaliaState:
-        return new_game(num_players, rng)
+        return new_game(num_players, rng, **options)
 
     def encode(self, state: LibertaliaState, seat: int) -> np.ndarray:
         return lib_codec.encode(state, seat)

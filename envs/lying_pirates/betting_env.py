@@ -63,11 +63,8 @@ class LiarsDiceGame(Game):
     )
     state_class: ClassVar[type[GameState]] = BettingGameState
 
-    def __init__(self, **defaults: Any) -> None:
-        self.defaults = defaults
-
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> BettingGameState:
-        return new_game(num_players, rng, **{**self.defaults, **options})
+        return new_game(num_players, rng, **options)
 
     def encode(self, state: BettingGameState, seat: int) -> np.ndarray:
         return betting_codec.encode(state, seat)
@@ -91,16 +88,11 @@ class LiarsDiceGame(Game):
 
 
 class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
-    """Options ``dice``, ``specials`` and ``preset`` are taken here or by ``reset(options=...)``."""
+    """Setup options ``dice`` (1-5, default 5), ``specials`` (names of special dice, default none) and
+    ``preset`` ("lying_pirates" or "classic"), here or in ``reset(options=...)``."""
 
     game = LiarsDiceGame()
     metadata: ClassVar[dict[str, Any]] = {**BoardGameEnv.metadata, "name": "liars_dice_v0"}
-
-    def __init__(self, num_players: int | None = None, dice: int = 5, specials: tuple[str, ...] = (),
-                 preset: str = "lying_pirates", **kwargs: Any) -> None:  # fmt: skip
-        self.game = LiarsDiceGame(dice=dice, specials=tuple(specials), preset=preset)
-        self.game.new_state(num_players or LiarsDiceGame.default_players, np.random.default_rng(0))  # checks options
-        super().__init__(num_players=num_players, **kwargs)
 
 
 def env(**kwargs: Any) -> raw_env:

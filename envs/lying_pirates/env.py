@@ -75,12 +75,11 @@ class LyingPiratesGame(Game):
         {"num_players": 2, "map_setup": "collaborative", "draft": True},
     )
 
-    def __init__(self, num_players: int = 4, **defaults: Any) -> None:
-        self.defaults = defaults
-        self.zero_sum = num_players != 2  # a Phantom win costs both players
+    def is_zero_sum(self, num_players: int) -> bool:
+        return num_players != 2  # a Phantom win costs both players
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> LyingPiratesState:
-        return new_game(num_players, rng, **{**self.defaults, **options})
+        return new_game(num_players, rng, **options)
 
     def encode(self, state: LyingPiratesState, seat: int) -> np.ndarray:
         return lp_codec.encode(state, seat)
@@ -104,18 +103,11 @@ class LyingPiratesGame(Game):
 
 
 class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
-    """Options ``map``, ``map_setup`` and ``draft`` are taken here or by ``reset(options=...)``."""
+    """Setup options ``map`` ("base" or "extended"), ``map_setup`` ("first_game" or "collaborative") and
+    ``draft`` (bool), here or in ``reset(options=...)``."""
 
     game = LyingPiratesGame()
     metadata: ClassVar[dict[str, Any]] = {**BoardGameEnv.metadata, "name": "lying_pirates_v0"}
-
-    def __init__(self, num_players: int | None = None, map: str = "base", map_setup: str = "first_game",
-                 draft: bool = False, **kwargs: Any) -> None:  # fmt: skip
-        n = LyingPiratesGame.default_players if num_players is None else num_players
-        self.game = LyingPiratesGame(n, map=map, map_setup=map_setup, draft=draft)
-        if 2 <= n <= 6:
-            self.game.new_state(n, np.random.default_rng(0))  # refuse bad options now, not at reset
-        super().__init__(num_players=num_players, **kwargs)
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -76,7 +76,7 @@ from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.core.rewards import final_rewards
 from envs.spytails import codec as spy_codec
-from envs.spytails.rules import SpytailsState, check_options, new_game
+from envs.spytails.rules import SpytailsState, new_game
 
 
 class SpytailsGame(Game):
@@ -92,11 +92,8 @@ class SpytailsGame(Game):
     )
     state_class: ClassVar[type[GameState]] = SpytailsState
 
-    def __init__(self, **defaults: Any) -> None:
-        self.defaults = defaults
-
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> SpytailsState:
-        return new_game(num_players, rng, **{**self.defaults, **options})
+        return new_game(num_players, rng, **options)
 
     def encode(self, state: SpytailsState, seat: int) -> np.ndarray:
         return spy_codec.encode(state, seat)
@@ -124,22 +121,11 @@ class SpytailsGame(Game):
 
 
 class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
-    """Options ``mode``, ``forecast_mode`` and ``characters`` are taken here or by ``reset(options=...)``."""
+    """Setup options ``mode`` ("individual" or "partnership"), ``forecast_mode`` ("sequential" or
+    "simultaneous") and ``characters`` ("dealt" or "chosen"), here or in ``reset(options=...)``."""
 
     game = SpytailsGame()
     metadata: ClassVar[dict[str, Any]] = {**BoardGameEnv.metadata, "name": "spytails_v0"}
-
-    def __init__(
-        self,
-        num_players: int | None = None,
-        mode: str = "individual",
-        forecast_mode: str = "sequential",
-        characters: str = "dealt",
-        **kwargs: Any,
-    ) -> None:
-        check_options(num_players or SpytailsGame.default_players, mode, forecast_mode, characters)
-        self.game = SpytailsGame(mode=mode, forecast_mode=forecast_mode, characters=characters)
-        super().__init__(num_players=num_players, **kwargs)
 
 
 def env(**kwargs: Any) -> raw_env:

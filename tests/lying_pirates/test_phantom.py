@@ -205,7 +205,7 @@ def test_the_phantom_catching_one_ship_sinks_it_and_the_other_player_wins():
     skip(state, Script(), "window", phase="sail")
     assert state.progress == [6, 3, 15]
     assert state.stage == "over" and state.winners == [ANNE]
-    assert LyingPiratesGame(2).final_rewards(state, "win") == [1.0, -1.0]
+    assert LyingPiratesGame().final_rewards(state, "win") == [1.0, -1.0]
 
 
 def test_the_phantom_catching_both_ships_wins():
@@ -217,7 +217,7 @@ def test_the_phantom_catching_both_ships_wins():
     # Anne reached Bob's tile (slot 2) and resolved Recruit Crew; then the Phantom plays Tailwind onto it
     assert state.progress == [2, 2, 14] and state.stage == "over"
     assert state.winners == [PHANTOM]
-    assert LyingPiratesGame(2).final_rewards(state, "win") == [-1.0, -1.0]
+    assert LyingPiratesGame().final_rewards(state, "win") == [-1.0, -1.0]
     assert state.scores() == [2.0, 2.0]
 
 
