@@ -25,6 +25,7 @@ import envs
 from agents.base import bind_all, seat_of
 from agents.human import HumanAgent, PlayerQuitError
 from training import records
+from training.match import MAX_STEPS
 
 SECRET_CHECKS = 12  # alternatives compared to decide whether the human could tell which action was taken
 
@@ -94,11 +95,12 @@ def _console(output: TextIO | None, width: int) -> Console:
 def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_players: int | None = None,
          seed: int | None = None, env_options: dict[str, Any] | None = None, input: TextIO | None = None,
          output: TextIO | None = None, save: str | Path | None = None,
-         width: int = 110) -> dict[str, Any] | None:  # fmt: skip
+         width: int = 110, max_steps: int = MAX_STEPS) -> dict[str, Any] | None:  # fmt: skip
     """A terminal game: the human in ``seat``, agent specs ``opponents`` (repeated to fill) elsewhere.
 
     Reads moves from ``input`` and writes to ``output`` (stdin/stdout by default).  Returns the game
-    record (saved to ``save`` when given), or ``None`` when the player quit.
+    record (saved to ``save`` when given), or ``None`` when the player quit.  A game past ``max_steps``
+    decisions (an opponent policy looping) is stopped and scored as it stands, like in matches.
     """
     console = _console(output, width)
     options = dict(env_options or {})
@@ -159,8 +161,12 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
             console.print(f"P{s} ({labels[s]}): {what}", markup=False)
         actions.append((s, action))
         env.step(action)
+        if len(actions) >= max_steps and not raw.game_state.is_terminal():
+            console.print(f"The game is stopped after {max_steps} decisions and scored as it stands.")
+            break
     show_log()
     state = raw.game_state
+    truncated = not state.is_terminal()
     scores = list(state.scores())
     console.print(Panel(Text(raw.render() or ""), title=f"game over - your view (P{seat})", expand=False))
     best = max(scores)
@@ -168,7 +174,7 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
     console.print("scores: " + ", ".join(f"P{s}{' (you)' if s == seat else ''} {sc:g}" for s, sc in enumerate(scores)))
     console.print("You win!" if winners == [seat] else ("You share the win." if seat in winners else
                   f"Winner: {', '.join(f'P{w}' for w in winners)}."))  # fmt: skip
-    record = records.record_game(env_name, n, seed, actions, scores, {**options}, labels)
+    record = records.record_game(env_name, n, seed, actions, scores, {**options}, labels, truncated)
     if save:
         console.print(f"record saved to {records.save(record, save)}", markup=False)
     return record

@@ -204,3 +204,21 @@ def test_helpers() -> None:
     assert new_entries(["a", "b"], ["b", "c"]) == ["c"]
     assert new_entries([], ["a"]) == ["a"]
     assert new_entries(["a", "b", "c"], ["x"]) == ["x"]
+
+
+def test_lying_pirates_never_shows_another_cup_while_betting() -> None:
+    out = io.StringIO()
+    play("lying_pirates_v0", seat=0, num_players=3, seed=2, opponents=["heuristic"], input=Script([]), output=out,
+         max_steps=400)  # fmt: skip
+    text = out.getvalue()
+    assert "cup of C0:" in text  # the human's own cup, while betting
+    assert "cup of C1:" not in text and "cup of C2:" not in text
+    assert "last reveal:" in text  # the cups everyone saw at the reveal
+
+
+def test_a_looping_game_is_stopped_and_recorded_as_truncated(tmp_path) -> None:
+    record = play("libertalia_v0", seat=0, num_players=2, seed=1, opponents=["random"], input=Script([]),
+                  output=io.StringIO(), save=tmp_path / "cut.json", max_steps=7)  # fmt: skip
+    assert record["truncated"] and len(record["actions"]) == 7
+    again = records.replay(records.load(tmp_path / "cut.json"))
+    assert not again.game_state.is_terminal()
