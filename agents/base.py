@@ -69,17 +69,23 @@ def bind_all(agents: list[Any], env: Any) -> None:
             reset()
 
 
-class RandomAgent:
-    """Uniform over the legal actions; seeded for reproducible matches."""
+class SeededAgent:
+    """Base of the agents that read only their observation: a seeded Generator, nothing to reset."""
 
-    name = "random"
+    name = "agent"
     needs_env = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
-        return int(self.rng.choice(legal_ids(observation, agent)))
-
     def reset(self) -> None:
         pass
+
+
+class RandomAgent(SeededAgent):
+    """Uniform over the legal actions; seeded for reproducible matches."""
+
+    name = "random"
+
+    def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
+        return int(self.rng.choice(legal_ids(observation, agent)))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import legal_ids
+from agents.base import SeededAgent, legal_ids
 from envs.lying_pirates.betting_codec import CODEC, FACE_SLOTS, OWN, SEAT
 from envs.lying_pirates.betting_game import MAX_PLAYERS, MAX_QUANTITY
 from envs.lying_pirates.dice import FACES, SPECIALS, Die
@@ -50,22 +50,18 @@ def counts_toward(face_shown: int, bet_face: int, wild: int) -> bool:
     return face_shown == bet_face or (face_shown == wild and bet_face != wild)
 
 
-class LiarsDiceHeuristic:
+class LiarsDiceHeuristic(SeededAgent):
     """Bids from the odds of the unseen dice; see the module docstring."""
 
     name = "heuristic"
-    needs_env = False
 
     def __init__(self, seed: int | None = None, liar_margin: float = 0.0, sure_liar: float = 0.7,
                  exact_threshold: float = 0.45, bluff_rate: float = 0.08) -> None:  # fmt: skip
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
         self.liar_margin = liar_margin
         self.sure_liar = sure_liar
         self.exact_threshold = exact_threshold
         self.bluff_rate = bluff_rate
-
-    def reset(self) -> None:
-        pass
 
     # -- reading the observation ------------------------------------------------
     @staticmethod

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.base import legal_ids
+from agents.base import SeededAgent, legal_ids
 from envs.libertalia.codec import CODEC, MAX_PLAYERS, SEAT_AT, SEAT_SIZE, SHARED_AT, TOKENS
 from envs.libertalia.content import DAYS, NUM_RANKS, Rank, tie_break
 from envs.libertalia.rules import DECISIONS, booty_total
@@ -112,17 +112,10 @@ def read(obs: np.ndarray) -> View:
     return View(seats, campaign, day, decision, days)
 
 
-class LibertaliaHeuristic:
+class LibertaliaHeuristic(SeededAgent):
     """Values booty, timing and targets in doubloons; see the module docstring."""
 
     name = "heuristic"
-    needs_env = False
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self) -> None:
-        pass
 
     # -- values ---------------------------------------------------------------
     @staticmethod

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import legal_ids
+from agents.base import SeededAgent, legal_ids
 from agents.heuristic import liars_dice as ld
 from envs.lying_pirates.battle import Icon
 from envs.lying_pirates.betting_codec import CODEC as LD_CODEC
@@ -90,18 +90,14 @@ class _Bettor(ld.LiarsDiceHeuristic):
         return False  # Lying Pirates' rules: 1s wild, "exactly" allowed
 
 
-class LyingPiratesHeuristic:
+class LyingPiratesHeuristic(SeededAgent):
     """Bets by the odds, spends coins and cards sensibly; see the module docstring."""
 
     name = "heuristic"
-    needs_env = False
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        super().__init__(seed)
         self.bettor = _Bettor(seed=seed)
-
-    def reset(self) -> None:
-        pass
 
     # -- reading the observation --------------------------------------------------------
     @staticmethod

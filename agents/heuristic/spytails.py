@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import legal_ids
+from agents.base import SeededAgent, legal_ids
 from envs.spytails.codec import CODEC, MAX_PLAYERS, SEAT_AT, SEAT_SIZE, SHARED_AT
 from envs.spytails.content import (
     ACE,
@@ -112,17 +112,10 @@ def wins(trick: list[tuple[int, bool, bool]], rules: RoundRules) -> int | None:
     return best[0] if best else None
 
 
-class SpytailsHeuristic:
+class SpytailsHeuristic(SeededAgent):
     """Forecasts from hand strength and plays to meet it; see the module docstring."""
 
     name = "heuristic"
-    needs_env = False
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self) -> None:
-        pass
 
     # -- reading the observation ----------------------------------------------------------
     @staticmethod
