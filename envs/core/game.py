@@ -19,6 +19,17 @@ from envs.core.rewards import final_rewards
 TERMINAL = -1  # current_player() once the game is over
 
 
+def plain(value: Any) -> Any:
+    """A deep copy in JSON's own types (tuples become lists, dict keys strings): what ``to_dict`` returns."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
 class GameState(ABC):
     """One position of a game.  Chance is drawn from the ``rng`` given to ``apply``."""
 

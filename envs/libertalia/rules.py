@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState
+from envs.core.game import TERMINAL, GameState, plain
 from envs.libertalia.content import (
     BAG,
     BOOTY_NAMES,
@@ -527,7 +527,7 @@ class LibertaliaState(GameState):
             "hidden": [[g.to_list() for g in groups] for groups in self.hidden],
         }
         for name in self._LISTS:
-            data[name] = _deep_list(getattr(self, name))
+            data[name] = plain(getattr(self, name))
         return data
 
     @classmethod
@@ -544,7 +544,7 @@ class LibertaliaState(GameState):
                 dusk_picks=int(data["dusk_picks"]),
                 dusk_officer=bool(data["dusk_officer"]),
                 hidden=[[HiddenGroup(list(m), int(k), int(c)) for m, k, c in groups] for groups in data["hidden"]],
-                **{name: _deep_list(data[name]) for name in cls._LISTS},
+                **{name: plain(data[name]) for name in cls._LISTS},
             )
         except KeyError as missing:
             raise ValueError(f"Libertalia state is missing {missing}") from None
@@ -612,12 +612,6 @@ class LibertaliaState(GameState):
         from envs.libertalia.render import render_state
 
         return render_state(self, seat)
-
-
-def _deep_list(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_deep_list(v) for v in value]
-    return value
 
 
 def new_game(num_players: int, rng: np.random.Generator) -> LibertaliaState:

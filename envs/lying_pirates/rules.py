@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState
+from envs.core.game import TERMINAL, GameState, plain
 from envs.lying_pirates.battle import BATTLE_DIE, FinalBattle, Icon
 from envs.lying_pirates.betting import LYING_PIRATES, BettingRound, Outcome
 from envs.lying_pirates.content import (
@@ -873,7 +873,7 @@ class LyingPiratesState(GameState):
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": "lying_pirates"}
         for name in self._FIELDS:
-            data[name] = _plain(getattr(self, name))
+            data[name] = plain(getattr(self, name))
         data["crews"] = self.crews.to_dict()
         data["betting"] = self.betting.to_dict() if self.betting else None
         return data
@@ -883,7 +883,7 @@ class LyingPiratesState(GameState):
         if data.get("game") != "lying_pirates":
             raise ValueError(f"not a Lying Pirates state (game={data.get('game')!r})")
         try:
-            state = cls(**{name: _plain(data[name]) for name in cls._FIELDS})
+            state = cls(**{name: plain(data[name]) for name in cls._FIELDS})
             state.crews = Crews.from_dict(data["crews"])
             state.betting = BettingRound.from_dict(data["betting"]) if data["betting"] else None
         except (KeyError, TypeError) as bad:
@@ -973,17 +973,6 @@ class LyingPiratesState(GameState):
 
 def _roll(kind: int, rng: np.random.Generator) -> int:
     return FACES[Die(kind)][int(rng.integers(6))]
-
-
-def _plain(value: Any) -> Any:
-    """A deep copy in JSON's own types (tuples become lists)."""
-    if isinstance(value, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    return value
 
 
 def _counts_list(counts: list[int]) -> list[int]:
