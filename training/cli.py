@@ -186,60 +186,86 @@ def _str_list(text: str) -> list[str]:
     return expand_specs(text)
 
 
-def _add_config_options(parser: argparse.ArgumentParser, config_class: type, skip: tuple[str, ...] = ()) -> None:
-    """One ``--option`` per dataclass field, with its default and help (CleanRL style)."""
-    hints = typing.get_type_hints(config_class)
-    for f in dataclasses.fields(config_class):
-        if f.name in skip:
-            continue
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-        flag = "--" + f.name.replace("_", "-")
-        kind, shown = hints[f.name], default
+def _add_config_options(parser: argparse.ArgumentParser, *config_classes: type, skip: tuple[str, ...] = ()) -> None:
+    """One ``--option`` per dataclass field (CleanRL style), with its default and help.
+
+    Several classes (the selfplay trainers) share one parser: an option they have in common is added
+    once and its help shows each class's default.
+    """
+    seen: dict[str, list[tuple[str, Any]]] = {}
+    helps: dict[str, tuple[Any, str]] = {}
+    for config_class in config_classes:
+        hints = typing.get_type_hints(config_class)
+        for f in dataclasses.fields(config_class):
+            if f.name in skip:
+                continue
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            kind = hints[f.name]
+            shown = json.dumps(default) if kind == dict[str, Any] else (
+                ",".join(map(str, default)) if kind in (list[str], list[int]) else default)  # fmt: skip
+            seen.setdefault(f.name, []).append((config_class.__name__, shown))
+            helps.setdefault(f.name, (kind, f.metadata["help"]))
+    for name, defaults in seen.items():
+        kind, text = helps[name]
+        if len({str(shown) for _, shown in defaults}) == 1:
+            text += f" (default: {defaults[0][1]})"
+        else:
+            text += " (default: " + "; ".join(f"{TRAINER_OF.get(c, c)}: {shown}" for c, shown in defaults) + ")"
         if kind == dict[str, Any]:
-            parser.add_argument(flag, type=json.loads, default=argparse.SUPPRESS, help=f"{f.metadata['help']} "
-                                f"(default: {json.dumps(default)})")  # fmt: skip
-            continue
-        if kind in (list[str], list[int]):
+            convert: Any = json.loads
+        elif kind in (list[str], list[int]):
             convert = _int_list if kind == list[int] else _str_list
-            shown = ",".join(map(str, default))
         elif kind == int | None:
             convert = int
         else:
             convert = kind
-        parser.add_argument(flag, type=convert, default=argparse.SUPPRESS,
-                            help=f"{f.metadata['help']} (default: {shown})")  # fmt: skip
+        parser.add_argument("--" + name.replace("_", "-"), type=convert, default=argparse.SUPPRESS, help=text)
+
+
+TRAINER_OF = {"SelfPlayConfig": "sb3", "BatchedConfig": "batched"}
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     """``bidbluff train`` and ``bidbluff selfplay``: build (or, with --resume, reload) the config and run."""
+    from training.batched import RESUMABLE as BATCHED_RESUMABLE
+    from training.batched import BatchedConfig, train_batched
     from training.selfplay import SelfPlayConfig, selfplay
     from training.train import RESUMABLE, TrainConfig, train
 
-    league = args.command == "selfplay"
-    config_class = SelfPlayConfig if league else TrainConfig
-    given = {k: v for k, v in vars(args).items() if k in {f.name for f in dataclasses.fields(config_class)}}
-    out = Path(given.get("out") or f"runs/{args.env}{'-selfplay' if league else ''}")
+    trainer = getattr(args, "trainer", "sb3")
+    if args.command == "train":
+        config_class, run, suffix, resumable = TrainConfig, train, "", RESUMABLE
+    elif trainer == "batched":
+        config_class, run, suffix, resumable = BatchedConfig, train_batched, "-batched", BATCHED_RESUMABLE
+    else:
+        config_class, run, suffix, resumable = SelfPlayConfig, selfplay, "-selfplay", RESUMABLE
+    names = {f.name for f in dataclasses.fields(config_class)}
+    foreign = set(vars(args)) - names - {"env", "command", "run", "resume", "no_progress", "trainer"}
+    if foreign:
+        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(foreign))
+        raise SystemExit(f"{flags}: not an option of the {trainer if args.command == 'selfplay' else 'train'} "
+                         f"trainer")  # fmt: skip
+    given = {k: v for k, v in vars(args).items() if k in names}
+    out = Path(given.get("out") or f"runs/{args.env}{suffix}")
     given["out"] = str(out)
     if args.resume:
         saved_path = out / "config.json"
         if not saved_path.exists():
             raise SystemExit(f"--resume: {saved_path} does not exist (no run to resume there)")
         saved = json.loads(saved_path.read_text())
-        changed = [k for k, v in given.items() if k not in RESUMABLE and saved.get(k) != v]
-        if changed:
-            raise SystemExit(f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "
-                             f"(only {', '.join(RESUMABLE)})")  # fmt: skip
-        names = {f.name for f in dataclasses.fields(config_class)}
         if set(saved) - names:
             extra = sorted(set(saved) - names)
-            raise SystemExit(f"--resume: {saved_path} is not a {args.command} run (it has options {extra})")
+            raise SystemExit(f"--resume: {saved_path} is not a run of this trainer (it has options {extra})")
+        changed = [k for k, v in given.items() if k not in resumable and saved.get(k) != v]
+        if changed:
+            raise SystemExit(f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "
+                             f"(only {', '.join(resumable)})")  # fmt: skip
         config = config_class(**{**saved, **given})
     else:
         if (out / "checkpoints").exists() and any((out / "checkpoints").iterdir()):
             raise SystemExit(f"{out} already holds a run: pass --resume to continue it or --out for a new one")
         config = config_class(**given)
     print(json.dumps(dataclasses.asdict(config), sort_keys=True))
-    run = selfplay if league else train
     final = run(config, resume=args.resume, progress_bar=not args.no_progress)
     print(f"final checkpoint: {final}  (play it with agents.make({str(final)!r}))")
     return 0
@@ -313,14 +339,21 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(run=cmd_train)
 
+    from training.batched import BatchedConfig
     from training.selfplay import SelfPlayConfig
 
     league = sub.add_parser("selfplay", help="self-play league: PPO against its past snapshots and fixed baselines",
-                            description="Opponents: the latest policy with --latest-prob, else past snapshots and "
-                            "the --opponents baselines weighted by difficulty (PFSP).  A snapshot every "
-                            "--checkpoint-every steps, each evaluated; --resume continues the league.")  # fmt: skip
+                            description="--trainer sb3 (default): MaskablePPO in one seat; opponents: the latest "
+                            "policy with --latest-prob, else past snapshots and the --opponents baselines weighted "
+                            "by difficulty (PFSP).  --trainer batched: a torch PPO playing every seat of "
+                            "--num-games games at once (one batched forward pass per step); --pool-fraction of the "
+                            "seats go to snapshots and baselines (PFSP).  A snapshot every --checkpoint-every "
+                            "steps, each evaluated; --resume continues the league.  Options differ by "
+                            "trainer.")  # fmt: skip
     league.add_argument("env", choices=envs.ENVS)
-    _add_config_options(league, SelfPlayConfig, skip=("env",))
+    league.add_argument("--trainer", choices=("sb3", "batched"), default="sb3",
+                        help="sb3: sb3-contrib MaskablePPO; batched: bidbluff's batched self-play PPO (default sb3)")
+    _add_config_options(league, SelfPlayConfig, BatchedConfig, skip=("env",))
     league.add_argument("--resume", action="store_true", help="continue the league in --out")
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
     league.set_defaults(run=cmd_train)
