@@ -24,6 +24,8 @@ bets on 1s and has no "exactly" (6s wild).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
@@ -48,6 +50,31 @@ def poisson_binomial(probs: list[float]) -> np.ndarray:
 
 def counts_toward(face_shown: int, bet_face: int, wild: int) -> bool:
     return face_shown == bet_face or (face_shown == wild and bet_face != wild)
+
+
+# _COUNTING[wild][bet face - 1, shown face - 1]: a die showing that face counts toward a bet on that face
+_COUNTING = {wild: np.array([[counts_toward(shown, bet, wild) for shown in range(1, 7)] for bet in range(1, 7)],
+                            dtype=np.int64) for wild in (1, 6)}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def unseen_odds(unseen: tuple[int, ...], wild: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(exactly, at_least)``, rows = bet faces 1-6, columns k = 0 .. len(unseen) + 1: the chance that
+    exactly / at least k of the ``unseen`` dice (kinds) count toward a bet on that face.
+
+    Cached: the dice a seat cannot see change only when a cup changes size.
+    """
+    n = len(unseen)
+    exactly = np.zeros((FACE_SLOTS, n + 2))
+    at_least = np.zeros((FACE_SLOTS, n + 2))
+    for face in range(1, FACE_SLOTS + 1):
+        probs = [sum(counts_toward(f, face, wild) for f in FACES[Die(k)]) / 6 for k in unseen]
+        pmf = poisson_binomial(probs)
+        exactly[face - 1, : n + 1] = pmf
+        at_least[face - 1, : n + 1] = pmf[::-1].cumsum()[::-1]
+    at_least[:, 0] = 1.0
+    exactly.flags.writeable = at_least.flags.writeable = False
+    return exactly, at_least
 
 
 class LiarsDiceHeuristic(SeededAgent):
@@ -94,26 +121,19 @@ class LiarsDiceHeuristic(SeededAgent):
         return bool(mask[_BID : _EXACT : FACE_SLOTS].any())  # some "q x 1" bid is open
 
     # -- odds ------------------------------------------------------------------------
-    def _tables(self, seen: dict, wild: int) -> tuple[dict[int, int], dict[int, int], dict[int, np.ndarray]]:
-        """Per bet face: own dice that count (for an own bet, and for another's), and the unseen pmf."""
-        own_mine, own_theirs, pmf = {}, {}, {}
-        for face in range(1, FACE_SLOTS + 1):
-            n = sum(int(seen["crew"][f - 1]) for f in range(1, 7) if counts_toward(f, face, wild))
-            n += sum(counts_toward(f, face, wild) for _, f in seen["own_specials"])
-            own_theirs[face] = n
-            cursed = [f for k, f in seen["own_specials"] if k == Die.CURSED]
-            own_mine[face] = 0 if cursed and cursed[0] == face else n  # the Cursed die negates its face
-            probs = [sum(counts_toward(f, face, wild) for f in FACES[Die(k)]) / 6 for k in seen["unseen"]]
-            pmf[face] = poisson_binomial(probs)
-        return own_mine, own_theirs, pmf
-
-    @staticmethod
-    def _at_least(pmf: np.ndarray, k: int) -> float:
-        return 1.0 if k <= 0 else float(pmf[k:].sum()) if k < len(pmf) else 0.0
-
-    @staticmethod
-    def _exactly(pmf: np.ndarray, k: int) -> float:
-        return float(pmf[k]) if 0 <= k < len(pmf) else 0.0
+    def _tables(self, seen: dict, wild: int) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """Per bet face (index face - 1): own dice that count for an own bet and for another's bet, and the
+        unseen dice's odds (``unseen_odds``)."""
+        counting = _COUNTING[wild]
+        own_theirs = counting @ seen["crew"][:6]
+        for _, f in seen["own_specials"]:
+            if 1 <= f <= 6:
+                own_theirs = own_theirs + counting[:, f - 1]
+        own_mine = own_theirs.copy()
+        cursed = [f for k, f in seen["own_specials"] if k == Die.CURSED]
+        if cursed and 1 <= cursed[0] <= FACE_SLOTS:
+            own_mine[cursed[0] - 1] = 0  # the Cursed die negates its face
+        return own_mine, own_theirs, unseen_odds(tuple(sorted(int(k) for k in seen["unseen"])), wild)
 
     # -- deciding ----------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
@@ -121,20 +141,22 @@ class LiarsDiceHeuristic(SeededAgent):
         mask = observation["action_mask"]
         seen = self.read(observation["observation"])
         wild = 6 if self.classic(mask, seen["last"] is not None) else 1
-        own_mine, own_theirs, pmf = self._tables(seen, wild)
+        own_mine, own_theirs, (exactly, at_least) = self._tables(seen, wild)
+        top = exactly.shape[1] - 1  # counts past the unseen dice: impossible (column of zeros)
 
-        raises, exacts, liar = [], [], None
-        for i in legal:
-            i = int(i)
-            if i == _LIAR:
-                q0, f0 = seen["last"]
-                liar = 1.0 - self._at_least(pmf[f0], q0 - own_theirs[f0])
-            elif i >= _EXACT:
-                q, f = divmod(i - _EXACT, FACE_SLOTS)
-                exacts.append((self._exactly(pmf[f + 1], q + 1 - own_mine[f + 1]), i))
-            else:
-                q, f = divmod(i - _BID, FACE_SLOTS)
-                raises.append((self._at_least(pmf[f + 1], q + 1 - own_mine[f + 1]), q + 1, i))
+        liar = None
+        if (legal == _LIAR).any():
+            q0, f0 = seen["last"]
+            liar = 1.0 - float(at_least[f0 - 1, np.clip(q0 - own_theirs[f0 - 1], 0, top)])
+        exact_ids = legal[(legal >= _EXACT) & (legal < _LIAR)]
+        q, f = np.divmod(exact_ids - _EXACT, FACE_SLOTS)
+        need = q + 1 - own_mine[f]
+        p_exact = np.where(need < 0, 0.0, exactly[f, np.clip(need, 0, top)])
+        exacts = list(zip(p_exact.tolist(), exact_ids.tolist(), strict=True))
+        bid_ids = legal[legal < _EXACT]
+        q, f = np.divmod(bid_ids - _BID, FACE_SLOTS)
+        p_raise = at_least[f, np.clip(q + 1 - own_mine[f], 0, top)]
+        raises = list(zip(p_raise.tolist(), (q + 1).tolist(), bid_ids.tolist(), strict=True))
 
         best_raise = max((p for p, _, _ in raises), default=0.0)
         best_exact = max(exacts, default=(0.0, -1))

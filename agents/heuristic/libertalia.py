@@ -74,34 +74,36 @@ class View:
         return len(self.seats)
 
 
-def _ranks(vector: np.ndarray) -> list[int]:
-    return [int(i) + 1 for i in np.flatnonzero(vector > 0.5)]
+def _ranks(block: np.ndarray, name: str, size: int) -> list[list[int]]:
+    """Per seat row of ``block``: the ranks whose bit is set in field ``name``."""
+    bits = block[:, SEAT_AT[name] : SEAT_AT[name] + size] > 0.5
+    return [(np.flatnonzero(row) + 1).tolist() for row in bits]
+
+
+def _numbers(block: np.ndarray, name: str, size: int, scale: float) -> list[list[int]]:
+    return np.rint(block[:, SEAT_AT[name] : SEAT_AT[name] + size] * scale).astype(int).tolist()
 
 
 def read(obs: np.ndarray) -> View:
-    """Decode a ``libertalia_v0`` observation (see ``envs.libertalia.codec``)."""
-    seats = []
-    for rel in range(MAX_PLAYERS):
-        base = rel * SEAT_SIZE
-        if obs[base] < 0.5:
-            break
-
-        def part(name: str, size: int, base: int = base) -> np.ndarray:
-            return obs[base + SEAT_AT[name] : base + SEAT_AT[name] + size]
-
-        seats.append(
-            Seat(
-                colour=int(np.argmax(part("colour", MAX_PLAYERS))),
-                hand=_ranks(part("hand", NUM_RANKS)),
-                discard=_ranks(part("discard", NUM_RANKS)),
-                den=_ranks(part("den", NUM_RANKS)),
-                booty=[round(float(x) * 8) for x in part("den_booty", TOKENS)],
-                ship=_ranks(part("ship", NUM_RANKS)),
-                doubloons=round(float(part("doubloons", 1)[0]) * 80),
-                score=round(float(part("score", 1)[0]) * 300),
-                targets=_ranks(part("targets", NUM_RANKS)),
-            )
-        )
+    """Decode a ``libertalia_v0`` observation (see ``envs.libertalia.codec``); one array slice per field
+    for all seats at once."""
+    present = obs[0 : MAX_PLAYERS * SEAT_SIZE : SEAT_SIZE] >= 0.5
+    n = int(np.argmin(present)) if not present.all() else MAX_PLAYERS  # seats are packed from us onwards
+    block = obs[: n * SEAT_SIZE].reshape(n, SEAT_SIZE)
+    colours = np.argmax(block[:, SEAT_AT["colour"] : SEAT_AT["colour"] + MAX_PLAYERS], axis=1).tolist()
+    columns = zip(
+        colours,
+        _ranks(block, "hand", NUM_RANKS),
+        _ranks(block, "discard", NUM_RANKS),
+        _ranks(block, "den", NUM_RANKS),
+        _numbers(block, "den_booty", TOKENS, 8),
+        _ranks(block, "ship", NUM_RANKS),
+        [d[0] for d in _numbers(block, "doubloons", 1, 80)],
+        [s[0] for s in _numbers(block, "score", 1, 300)],
+        _ranks(block, "targets", NUM_RANKS),
+        strict=True,
+    )
+    seats = [Seat(*column) for column in columns]
     g = MAX_PLAYERS * SEAT_SIZE
     campaign = int(np.argmax(obs[g + SHARED_AT["campaign"] : g + SHARED_AT["campaign"] + 3]))
     day = int(np.argmax(obs[g + SHARED_AT["day"] : g + SHARED_AT["day"] + DAYS]))
