@@ -7,6 +7,8 @@
 ``heuristic``       the game's hand-written player (``agents.heuristic``)
 ``ismcts``          IS-MCTS, 200 simulations; ``ismcts:50`` for 50,
                     ``ismcts:100ms`` for a time budget (needs ``bind(env)``)
+``shipped``         the env's shipped self-play checkpoint
+                    (``checkpoints/<game>/selfplay.zip``); ``shipped:sample``
 ``<path>``          a trained checkpoint (``x.zip``, ``x.json`` or ``x``),
                     greedy; ``<path>:sample`` samples from the policy
 ==================  ==========================================================
@@ -26,7 +28,18 @@ from agents.heuristic import HEURISTICS, make_heuristic
 from agents.ismcts import ISMCTSAgent
 from agents.policy import CheckpointError, PolicyAgent, load
 
-KINDS = ("random", "heuristic", "ismcts", "<checkpoint path>")
+KINDS = ("random", "heuristic", "ismcts", "shipped", "<checkpoint path>")
+CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
+
+
+def shipped_path(env_name: str) -> Path:
+    """Where the shipped checkpoint of ``env_name`` lies (``checkpoints/<game>/selfplay.zip``)."""
+    game = env_name.rsplit("_v", 1)[0]
+    return CHECKPOINTS / game / "selfplay.zip"
+
+
+def has_shipped(env_name: str) -> bool:
+    return shipped_path(env_name).is_file()
 
 
 def make(spec: str, env_name: str | None = None, seed: int | None = None, **options: Any) -> Any:
@@ -51,6 +64,12 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
     path, mode = spec, "greedy"
     if spec.endswith((":sample", ":greedy")):
         path, mode = spec.rsplit(":", 1)
+    if path == "shipped":
+        if env_name is None:
+            raise ValueError("agent spec 'shipped' needs the env (agents.make('shipped', env_name=...))")
+        path = str(shipped_path(env_name))
+        if not Path(path).is_file():
+            raise ValueError(f"{env_name} has no shipped checkpoint ({path} does not exist)")
     if path.endswith((".zip", ".json")) or Path(path + ".zip").exists() or Path(path).exists():
         return load(path, env_name=env_name, deterministic=mode == "greedy", seed=seed)
     raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KINDS)}")
@@ -70,7 +89,9 @@ __all__ = [
     "PolicyAgent",
     "RandomAgent",
     "bind_all",
+    "has_shipped",
     "load",
     "make",
     "seat_of",
+    "shipped_path",
 ]

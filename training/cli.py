@@ -311,8 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, help="seats (default: the game's default)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--opponents", nargs="+", metavar="SPEC",
-                      help="agent specs for the other seats, repeated to fill (default: heuristic where the env "
-                           "has one, else random)")  # fmt: skip
+                      help="agent specs for the other seats, repeated to fill (default: the env's shipped "
+                           "self-play checkpoint, 'shipped'; heuristic or random where none is shipped)")  # fmt: skip
     play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, shown)")
     play.add_argument("--save", metavar="FILE", help="save the game's record (JSON) to FILE")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",

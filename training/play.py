@@ -31,6 +31,9 @@ SECRET_CHECKS = 12  # alternatives compared to decide whether the human could te
 
 
 def default_opponent(env_name: str) -> str:
+    """The shipped self-play checkpoint; the heuristic (or random) player where none is shipped."""
+    if agent_lib.has_shipped(env_name):
+        return "shipped"
     return "heuristic" if env_name in agent_lib.HEURISTICS else "random"
 
 

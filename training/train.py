@@ -49,6 +49,7 @@ class TrainConfig:
                                                    "draws one per episode"})  # fmt: skip
     reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
     total_steps: int = field(default=200_000, metadata={"help": "learner decisions to train for, in all"})
+    time_limit: float = field(default=0.0, metadata={"help": "stop after this many seconds of this session (0: none)"})
     num_envs: int = field(default=4, metadata={"help": "envs stepped together (DummyVecEnv)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
     n_steps: int = field(default=512, metadata={"help": "steps per env per rollout"})
@@ -70,7 +71,7 @@ class TrainConfig:
 
 
 # Options that ``--resume`` may change; the others define the run and must stay as they were.
-RESUMABLE = ("total_steps", "checkpoint_every", "eval_games", "torch_threads")
+RESUMABLE = ("total_steps", "time_limit", "checkpoint_every", "eval_games", "torch_threads")
 
 
 def config_to_json(config: TrainConfig) -> dict[str, Any]:
@@ -243,7 +244,7 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
                 if done:
                     self.episodes += 1
                     self.wins.append(info.get("won", 0.0))
-            return True
+            return not (config.time_limit and time.perf_counter() - self.started >= config.time_limit)
 
         def _on_rollout_start(self) -> None:
             # Here the weights, optimizer and step count agree: the last rollout has been trained on.

@@ -49,3 +49,16 @@ def test_train_then_resume(env_name, tmp_path):
     for name in env.agent_iter():
         obs, _, done, truncated, _ = env.last()
         env.step(None if done or truncated else agent.act(obs, name))
+
+
+@pytest.mark.parametrize("trainer", ["train", "batched"])
+def test_time_limit_stops_a_run_with_a_final_checkpoint(trainer, tmp_path):
+    out = tmp_path / "run"
+    if trainer == "train":
+        args = ["train", "liars_dice_v0", *TINY]
+    else:
+        args = ["selfplay", "liars_dice_v0", "--trainer", "batched", "--num-games", "4", "--rollout-steps", "64",
+                "--trunk", "16", "--net-arch", "8", "--eval-games", "0", "--no-progress"]  # fmt: skip
+    assert main([*args, "--total-steps", "100000000", "--time-limit", "1.5", "--out", str(out)]) == 0
+    final = read_sidecar(out / "final.zip", "liars_dice_v0")
+    assert 0 < final["steps"] < 100_000_000

@@ -1,0 +1,92 @@
+"""Ship a trained checkpoint as the env's default opponent, and measure it as the README reports it.
+
+    python -m training.ship runs/ship-libertalia/final.zip --games 2000
+
+copies the checkpoint to ``checkpoints/<game>/selfplay.zip`` (+ sidecar) without
+its optimizer state (a third of the size; the weights are what plays), then
+plays the three 4-player tournaments of the shipping targets, seats rotated
+over duplicate deals: heuristic vs 3 random, shipped vs 3 random, shipped vs 3
+heuristic.  Their rows go into the sidecar (``"tournaments"``) and a Markdown
+table is printed; each row names the ``bidbluff tournament`` command that
+reproduces it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import agents as agent_lib
+from agents.policy import checkpoint_paths, read_sidecar, write_sidecar
+
+LINEUPS = (("heuristic", "random"), ("shipped", "random"), ("shipped", "heuristic"))
+
+
+def export(source: str | Path, env_name: str | None = None, dest: str | Path | None = None) -> Path:
+    """Copy checkpoint ``source`` to ``dest`` (default: the env's shipped path) without optimizer state."""
+    from sb3_contrib import MaskablePPO
+
+    meta = read_sidecar(source, env_name)
+    env_name = meta["env"]
+    dest = Path(dest) if dest is not None else agent_lib.shipped_path(env_name)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    model = MaskablePPO.load(checkpoint_paths(source)[0], device="cpu")
+    policy = model.policy
+    policy.optimizer = type(policy.optimizer)(policy.parameters(), **policy.optimizer.defaults)
+    zip_path = checkpoint_paths(dest)[0]
+    model.save(zip_path)
+    write_sidecar(zip_path, {**meta, "exported_from": str(source), "optimizer_state": "dropped (weights only)"})
+    return zip_path
+
+
+def command(env_name: str, hero: str, villain: str, games: int, seed: int) -> str:
+    return (f"bidbluff tournament {env_name} --agents {hero},{villain}*3 --players 4 --games {games} "
+            f"--seed {seed}")  # fmt: skip
+
+
+def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None) -> list[dict[str, Any]]:
+    """The shipping tournaments (see the module docstring); ``path`` stands for ``shipped``."""
+    from training.tournament import run_tournament
+
+    rows = []
+    for hero, villain in LINEUPS:
+        spec = str(path) if hero == "shipped" and path is not None else hero
+        result = run_tournament(env_name, [spec] + [villain] * 3, games, 4, seed=seed)
+        row = result.rows()[0]
+        rows.append({"lineup": f"{hero} vs 3 {villain}", "games": row["games"], "win_share": row["win_share"],
+                     "ci_low": row["ci_low"], "ci_high": row["ci_high"], "mean_score": row["mean_score"],
+                     "rating_ordinal": row["rating_ordinal"], "seconds": round(result.seconds, 1),
+                     "command": command(env_name, hero, villain, games, seed)})  # fmt: skip
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def table(env_name: str, rows: list[dict[str, Any]]) -> str:
+    lines = [f"| {env_name} | lineup | games | win share | 95% CI |", "|---|---|--:|--:|--:|"]
+    for row in rows:
+        lines.append(f"| | {row['lineup']} | {row['games']} | {row['win_share']:.3f} | "
+                     f"{row['ci_low']:.3f}–{row['ci_high']:.3f} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("checkpoint", help="the run's checkpoint to ship (x.zip, x.json or x)")
+    parser.add_argument("--games", type=int, default=2000, help="games per tournament (default 2000)")
+    parser.add_argument("--seed", type=int, default=1, help="first deal's seed (default 1)")
+    parser.add_argument("--dest", help="where to write it (default checkpoints/<game>/selfplay.zip)")
+    args = parser.parse_args(argv)
+    path = export(args.checkpoint, dest=args.dest)
+    meta = read_sidecar(path)
+    rows = measure(meta["env"], args.games, args.seed, path)
+    meta["tournaments"] = rows
+    write_sidecar(path, meta)  # (the zip's size and hash are recomputed)
+    print(table(meta["env"], rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
