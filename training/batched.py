@@ -84,8 +84,8 @@ class BatchedConfig:
     num_games: int = field(default=64, metadata={"help": "games played side by side"})
     rollout_steps: int = field(default=8192, metadata={"help": "learner decisions per rollout (one update)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
-    n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout"})
-    minibatch_size: int = field(default=1024, metadata={"help": "minibatch size"})
+    n_epochs: int = field(default=4, metadata={"help": "optimisation epochs per rollout"})
+    minibatch_size: int = field(default=256, metadata={"help": "minibatch size"})
     gamma: float = field(default=0.995, metadata={"help": "discount per decision of a seat"})
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
     clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
@@ -96,6 +96,12 @@ class BatchedConfig:
     net_arch: list[int] = field(default_factory=lambda: [128],
                                 metadata={"help": "hidden layers of the policy and of the value head after the "
                                                   "trunk"})  # fmt: skip
+    imitate: str = field(default="", metadata={"help": "a teacher agent spec (e.g. heuristic) whose choice at every "
+                                                       "learner decision is imitated early on ('': none)"})
+    imitate_steps: int = field(default=0, metadata={"help": "decisions over which the imitation weight falls "
+                                                            "linearly to 0"})
+    imitate_coef: float = field(default=1.0, metadata={"help": "initial weight of the imitation (cross-entropy) "
+                                                               "loss"})
     pool_fraction: float = field(default=0.25, metadata={"help": "share of seats given to pool opponents"})
     pool_max: int = field(default=10, metadata={"help": "newest snapshots kept in the pool"})
     pfsp_power: float = field(default=2.0, metadata={"help": "PFSP weight exponent: (1 - learner win rate)^p"})
@@ -229,6 +235,7 @@ class Rollout:
         self.obs = np.zeros((capacity, obs_size), dtype=np.float32)
         self.mask = np.zeros((capacity, n_actions), dtype=bool)
         self.actions = np.zeros(capacity, dtype=np.int64)
+        self.teacher = np.zeros(capacity, dtype=np.int64)  # the teacher's choice (imitation), when there is one
         self.log_probs = np.zeros(capacity, dtype=np.float32)
         self.values = np.zeros(capacity, dtype=np.float32)
         self.advantages = np.zeros(capacity, dtype=np.float32)
@@ -355,7 +362,12 @@ class BatchedTrainer:
         self.rollout = Rollout(config.rollout_steps + config.num_games, size, game.codec.n)
         self.episodes = 0
         self.recent: list[dict[str, float]] = []  # finished games of this rollout
-        self.timers = {"env": 0.0, "inference": 0.0, "update": 0.0}
+        self.timers = {"env": 0.0, "inference": 0.0, "teacher": 0.0, "update": 0.0}
+        self.teacher = None
+        if config.imitate:
+            self.teacher = agent_lib.make(config.imitate, env_name=config.env, seed=config.seed + 7)
+            if getattr(self.teacher, "needs_env", False):
+                raise ValueError(f"--imitate {config.imitate}: the teacher must play from observations alone")
         self.truncated = 0
         self.writer = None
         self.progress = CsvLog(self.out / "progress.csv", PROGRESS_COLUMNS)
@@ -426,6 +438,7 @@ class BatchedTrainer:
             for i, table in enumerate(self.tables):
                 groups.setdefault(self._advance(table), []).append(i)
             t1 = clock()
+            taught = self.timers["teacher"]
             moves: list[tuple[int, int]] = []
             for who, members in groups.items():
                 moves += self._decide(who, members)
@@ -435,7 +448,7 @@ class BatchedTrainer:
                 table.env.step(action)
                 table.steps += 1
             self.timers["env"] += (t1 - t0) + (clock() - t2)
-            self.timers["inference"] += t2 - t1
+            self.timers["inference"] += t2 - t1 - (self.timers["teacher"] - taught)
         self._bootstrap_open_segments()
 
     def _decide(self, who: str, members: list[int]) -> list[tuple[int, int]]:
@@ -448,11 +461,16 @@ class BatchedTrainer:
         else:
             obs = np.empty((k, r.obs.shape[1]), dtype=np.float32)
             mask = np.empty((k, r.mask.shape[1]), dtype=bool)
+        label = who == LEARNER and self.teacher is not None and self.imitation_weight() > 0
         for j, i in enumerate(members):
             env = self.tables[i].env
             seen = env.observe(env.agent_selection)
             obs[j] = seen["observation"]
             mask[j] = seen["action_mask"]
+            if label:
+                started = time.perf_counter()
+                r.teacher[r.count + j] = self.teacher.act(seen, env.agent_selection)
+                self.timers["teacher"] += time.perf_counter() - started
         obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(mask)
         with torch.no_grad():
             if who == LEARNER:
@@ -489,6 +507,8 @@ class BatchedTrainer:
         obs, mask = torch.from_numpy(r.obs[:n]), torch.from_numpy(r.mask[:n])
         actions, old_log_probs = torch.from_numpy(r.actions[:n]), torch.from_numpy(r.log_probs[:n])
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
+        imitation = self.imitation_weight() if self.teacher is not None else 0.0
+        teacher = torch.from_numpy(r.teacher[:n])
         for group in self.optimizer.param_groups:
             group["lr"] = c.learning_rate
         self.policy.set_training_mode(True)
@@ -506,6 +526,11 @@ class BatchedTrainer:
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
                 loss, stats = ppo_loss(new_log_prob, old_log_probs[idx], adv, values, returns[idx], entropy,
                                        c.clip_range, c.vf_coef, c.ent_coef)  # fmt: skip
+                if imitation > 0:
+                    cross_entropy = -log_probs.gather(1, teacher[idx, None]).mean()
+                    loss = loss + imitation * cross_entropy
+                    stats["imitation_loss"] = float(cross_entropy.detach())
+                    stats["teacher_agreement"] = float((log_probs.argmax(-1) == teacher[idx]).float().mean())
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.policy.parameters(), c.max_grad_norm)
@@ -516,7 +541,15 @@ class BatchedTrainer:
         self.policy.set_training_mode(False)
         out = {key: value / batches for key, value in totals.items()}
         out["explained_variance"] = explained_variance(r.values[:n], r.returns[:n])
+        out["imitation_weight"] = imitation
         return out
+
+    def imitation_weight(self) -> float:
+        """The weight of the imitation loss now: ``imitate_coef`` falling linearly to 0 at ``imitate_steps``."""
+        c = self.config
+        if not c.imitate or c.imitate_steps <= 0:
+            return 0.0
+        return c.imitate_coef * max(0.0, 1.0 - self.steps / c.imitate_steps)
 
     # -- checkpoints --------------------------------------------------------------------------
     def save(self) -> Path:
@@ -586,7 +619,8 @@ class BatchedTrainer:
             "ep_length_mean": float(np.mean([g["length"] for g in games])) if games else "",
             "learner_win_rate": float(np.mean([g["learner_won"] for g in games])) if games else "",
             "env_share": self.timers["env"] / spent, "inference_share": self.timers["inference"] / spent,
-            "update_share": self.timers["update"] / spent, "learning_rate": self.config.learning_rate, **stats,
+            "update_share": self.timers["update"] / spent, "teacher_share": self.timers["teacher"] / spent,
+            "learning_rate": self.config.learning_rate, **stats,
         }  # fmt: skip
         self.progress.write(row)
         if self.writer is not None:
@@ -598,7 +632,8 @@ class BatchedTrainer:
 PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "truncated", "ep_length_mean", "learner_win_rate",
     "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
-    "env_share", "inference_share", "update_share",
+    "env_share", "inference_share", "teacher_share", "update_share", "imitation_weight", "imitation_loss",
+    "teacher_agreement",
 ]  # fmt: skip
 
 

@@ -191,3 +191,28 @@ def test_foreign_options_are_refused(tmp_path):
         main(["selfplay", "liars_dice_v0", "--trainer", "batched", "--latest-prob", "0.3", "--out", str(tmp_path)])
     with pytest.raises(SystemExit, match="--pool-fraction"):
         main(["selfplay", "liars_dice_v0", "--pool-fraction", "0.3", "--out", str(tmp_path)])
+
+
+def test_imitation_labels_learner_decisions_with_the_teacher_and_pulls_the_policy_toward_it(tmp_path):
+    config = BatchedConfig("liars_dice_v0", num_games=8, rollout_steps=256, imitate="heuristic",
+                           imitate_steps=10**6, imitate_coef=5.0, ent_coef=0.0, trunk=32, net_arch=[32],
+                           learning_rate=3e-3, pool_fraction=0.0, opponents=[], out=str(tmp_path / "r"))  # fmt: skip
+    trainer = BatchedTrainer(config, progress_bar=False)
+    assert trainer.imitation_weight() == pytest.approx(5.0)
+    for table in trainer.tables:
+        trainer._start(table)
+    trainer.collect()
+    r = trainer.rollout
+    assert r.mask[np.arange(r.count), r.teacher[: r.count]].all()  # the teacher's choices are legal ones
+    first = trainer.update()
+    for _ in range(30):
+        last = trainer.update()
+    assert last["imitation_loss"] < first["imitation_loss"] - 0.3
+    assert last["teacher_agreement"] > first["teacher_agreement"] + 0.2
+    trainer.steps = 750_000
+    assert trainer.imitation_weight() == pytest.approx(5.0 * 0.25)
+
+
+def test_a_teacher_that_needs_the_engine_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="observations alone"):
+        BatchedTrainer(BatchedConfig("liars_dice_v0", imitate="ismcts:5", out=str(tmp_path)), progress_bar=False)
