@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.lying_pirates.dice import BET_FACES, BLANK, WILD, Die
+from envs.lying_pirates.dice import BET_FACES, BLANK, BOMB, COIN, WILD, Die
 
 
 @dataclass(frozen=True)
@@ -183,5 +183,8 @@ class BettingRound:
         )
 
 
+_ICON_FACES = {BLANK: "-", COIN: "$", BOMB: "*"}  # the Mayor die's coin and bomb (Cities of Greed)
+
+
 def faces_shown(cup: list[list[int]]) -> str:
-    return " ".join("-" if f == BLANK else str(f) for _, f in cup)
+    return " ".join(_ICON_FACES.get(f, str(f)) for _, f in cup)

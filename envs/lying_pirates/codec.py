@@ -40,6 +40,44 @@ is being decided; sail die (2); Pirate / Treasure die and its face (4); token
 direction; the map (16 slots x 25 tiles); cards played this round (21);
 discard pile (21, counts / 5); deck size / 83; own draft picks (21); own
 unplaced tiles (25); round / 30.
+
+With any option on (``expansion``, ``abilities``, ``variants``,
+``merchant_ships``; ``has_options``) the layout grows, the base layout kept
+as it is in front (``FULL_CODEC``: ``Discrete(1326)``, observation 3504)::
+
+   1062-1125   place_new t s    collaborative map: expansion tile t (0-3) on slot s
+   1126-1237   town_place t s   slot town t (0-6) under slot s     id = 1126 + 16t + s
+   1238-1244   town_choose t    take town t as your designated town
+   1245-1251   return_influence k   give back influence card kind k (setup; "draw two, keep one")
+   1252-1258   influence k      play influence card kind k (Action phase window)
+   1259-1265   town t           the town of the card played
+        1266   attack           the town's captains lose a cargo each
+        1267   bonus            the town's captains gain a coin (own town while there: 2 and the Mayor die)
+        1268   buy_influence    buy an influence card for 1 coin
+        1269   drop_coin        lose a coin as cargo
+   1270-1290   drop_card k      lose an action card of kind k as cargo
+        1291   drop_crew        lose a crew die as cargo
+   1292-1312   return_card k    "draw two, keep one": discard the drawn card of kind k
+   1313-1320   captain a        take captain coaster a (abilities="chosen")
+        1321   ability          use your captain's ability (Saboteur Sly)
+        1322   barter           Merchant Ship: buy an action card for 1 coin
+        1323   raid             Merchant Ship: roll your battle die
+        1324   loot_card        raid won: draw a card and gain a coin
+        1325   loot_coins       raid won: gain 3 coins
+
+The Mayor die's bomb target is a ``target o``.  The observation appends six
+option blocks (``EXT_SEAT_FIELDS``, relative seats) and ``EXT_SHARED_FIELDS``
+after the base layout: sunk, designated town, town it is in, influence hand
+size, influence card played this round, holds the Mayor die, the Mayor die's
+face at the last reveal (1 / coin / bomb / blank), captain coaster (8),
+Saboteur used, town cards left / 7; shared: which options are on, variant
+cards in play (9), the open option decision (11), the town under each slot
+(16 x 7), own influence cards (7 counts / 3), influence discard (7 / 3),
+influence deck / 21, the influence card being played and its town, the
+expansion tiles on the map (16 x 4), the expansion tile being resolved and
+own unplaced ones, own cup's Mayor die face, the Merchant and Navy ships'
+slots (16 each), the ship being met and its battle die, own drawn cards
+waiting for "keep one" (21 + 7), coasters still free (8), cargo left to lose.
 """
 
 from __future__ import annotations
@@ -47,9 +85,9 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind, layout
-from envs.lying_pirates.content import CARDS, TILES
-from envs.lying_pirates.dice import SPECIALS, Die
-from envs.lying_pirates.rules import DECISIONS, LyingPiratesState
+from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, CITY_TILES, INFLUENCE, TILES, TOWNS, VARIANTS
+from envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
+from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS, LyingPiratesState
 
 MAX_CAPTAINS = 6
 MAX_QUANTITY = 60
@@ -77,6 +115,33 @@ CODEC = ActionCodec(
     ]
 )
 _SEATED = ("curse", "target")
+BASE_TILES = len(TILES)
+TOWN_N, INFLUENCE_N = len(TOWNS), len(INFLUENCE)
+# Appended after the base kinds when an option is on: every base id keeps its meaning.
+FULL_CODEC = ActionCodec(
+    [
+        *CODEC.kinds,
+        ActionKind("place_new", (len(CITY_TILES), MAX_SLOTS), "place an expansion tile on a slot"),
+        ActionKind("town_place", (TOWN_N, MAX_SLOTS), "slot a town card under a slot's tile"),
+        ActionKind("town_choose", (TOWN_N,), "take a town as your designated town"),
+        ActionKind("return_influence", (INFLUENCE_N,), "give back an influence card"),
+        ActionKind("influence", (INFLUENCE_N,), "play an influence card"),
+        ActionKind("town", (TOWN_N,), "pick a town of the influence card"),
+        ActionKind("attack", (), "the town's captains lose a cargo"),
+        ActionKind("bonus", (), "the town's captains gain a coin"),
+        ActionKind("buy_influence", (), "buy an influence card for 1 coin"),
+        ActionKind("drop_coin", (), "lose a coin as cargo"),
+        ActionKind("drop_card", (KINDS,), "lose an action card as cargo"),
+        ActionKind("drop_crew", (), "lose a crew die as cargo"),
+        ActionKind("return_card", (KINDS,), "draw two, keep one: discard this one"),
+        ActionKind("captain", (len(CAPTAINS),), "take a captain coaster"),
+        ActionKind("ability", (), "use your captain's ability"),
+        ActionKind("barter", (), "Merchant: buy a card for 1 coin"),
+        ActionKind("raid", (), "Merchant: roll your battle die"),
+        ActionKind("loot_card", (), "raid won: a card and a coin"),
+        ActionKind("loot_coins", (), "raid won: 3 coins"),
+    ]
+)
 
 
 def action_to_id(action: Action, seat: int, captains: int) -> int:
@@ -85,11 +150,13 @@ def action_to_id(action: Action, seat: int, captains: int) -> int:
         return CODEC.encode((kind, action[1] - 1, action[2] - 2))
     if kind in _SEATED:
         return CODEC.encode((kind, (action[1] - seat) % captains))
-    return CODEC.encode(action)
+    if kind == "place" and action[1] >= BASE_TILES:
+        return FULL_CODEC.encode(("place_new", action[1] - BASE_TILES, action[2]))
+    return FULL_CODEC.encode(action)  # the base kinds have the same ids in both codecs
 
 
 def id_to_action(action_id: int, seat: int, captains: int) -> Action:
-    coded = CODEC.decode(action_id)
+    coded = FULL_CODEC.decode(action_id)
     kind = coded[0]
     if kind in ("bid", "exact"):
         return (kind, coded[1] + 1, coded[2] + 2)
@@ -97,6 +164,8 @@ def id_to_action(action_id: int, seat: int, captains: int) -> Action:
         if coded[1] >= captains:
             raise ValueError(f"action id {action_id} names relative seat {coded[1]} with {captains} captains")
         return (kind, (seat + coded[1]) % captains)
+    if kind == "place_new":
+        return ("place", coded[1] + BASE_TILES, coded[2])
     return coded
 
 
@@ -106,10 +175,18 @@ def action_to_str(action: Action) -> str:
         return f"{kind} {action[1]}x{action[2]}"
     if kind in _SEATED:
         return f"{kind} C{action[1]}"
-    if kind in ("play", "pick"):
+    if kind in ("play", "pick", "drop_card", "return_card"):
         return f"{kind} {CARDS[action[1]].name}"
     if kind == "place":
-        return f"place {TILES[action[1]].name} on {action[2]}"
+        return f"place {ALL_TILES[action[1]].name} on {action[2]}"
+    if kind == "town_place":
+        return f"town {TOWNS[action[1]]} under {action[2]}"
+    if kind in ("town_choose", "town"):
+        return f"{kind} {TOWNS[action[1]]}"
+    if kind in ("influence", "return_influence"):
+        return f"{kind} {INFLUENCE[action[1]].name}"
+    if kind == "captain":
+        return f"captain {CAPTAINS[action[1]].name}"
     return kind
 
 
@@ -150,13 +227,21 @@ def _cup_faces(ones: list[int], out: np.ndarray, at: int, at_specials: int, cup:
     for kind, face in cup:
         if kind == Die.CREW:
             out[at + face - 1] += 0.1
-        else:
+        elif kind in _SPECIAL_SLOT:  # the Mayor die (expansion) has its own fields
             ones.append(at_specials + _SPECIAL_SLOT[kind] * 7 + face)
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cup and cards, and what the table knows of the others."""
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    if state.ext is None:
+        return _encode(state, seat, OBSERVATION_SIZE)
+    out = _encode(state, seat, FULL_OBSERVATION_SIZE)
+    _encode_ext(state, seat, out)
+    return out
+
+
+def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
+    out = np.zeros(size, dtype=np.float32)
     ones: list[int] = []  # positions set to 1, written in one go at the end
     c_n = state.captains
     lap = state.lap
@@ -194,7 +279,7 @@ def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
             out[at : at + KINDS] /= 3
         if state.placing is not None and c < state.num_players:
             for t in state.placing["tiles"][c]:
-                out[base + _TILES + _WATER[TILES[t].water]] += 1 / 9
+                out[base + _TILES + _WATER[ALL_TILES[t].water]] += 1 / 9
         if c in state.excluded:
             ones.append(base + _EXCLUDED)
         if c in state.next_excluded:
@@ -229,15 +314,17 @@ def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
         ones.append(g + SHARED_AT["phase"] + _PHASES[state.phase])
     elif state.phase != "over":
         ones.append(g + SHARED_AT["phase"] + 4)
-    if state.pending:
+    if state.pending and state.pending[0] in _DECISION_INDEX:  # the options' decisions: in their own block
         ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
-    if state.reroll:
+    if state.reroll and state.reroll["die"] in _REROLL_DIE:
         ones.append(g + SHARED_AT["reroll_die"] + _REROLL_DIE[state.reroll["die"]])
     if state.effect:
         if state.effect["card"] >= 0:
             ones.append(g + SHARED_AT["card"] + state.effect["card"])
-        elif state.resolver >= 0:
-            ones.append(g + SHARED_AT["tile"] + state.slots[state.position(state.resolver)])
+        elif state.effect["source"] == "tile":
+            tile = state.slots[state.position(state.resolver)]
+            if tile < BASE_TILES:
+                ones.append(g + SHARED_AT["tile"] + tile)
     if state.sail_die:
         ones.append(g + SHARED_AT["sail_die"] + state.sail_die - 1)
     if state.pt:
@@ -246,7 +333,7 @@ def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
     if state.direction > 0:
         ones.append(g + SHARED_AT["direction"])
     at = g + SHARED_AT["map"]
-    ones += [at + slot * len(TILES) + tile for slot, tile in enumerate(state.slots) if tile >= 0]
+    ones += [at + slot * len(TILES) + tile for slot, tile in enumerate(state.slots) if 0 <= tile < BASE_TILES]
     at = g + SHARED_AT["played"]
     for _, card in state.played:
         out[at + card] += 1 / 3
@@ -260,7 +347,7 @@ def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
             out[at + card] += 1 / 3
     if state.placing is not None and seat < state.num_players:
         at = g + SHARED_AT["own_tiles"]
-        ones += [at + t for t in state.placing["tiles"][seat]]
+        ones += [at + t for t in state.placing["tiles"][seat] if t < BASE_TILES]
     out[g + SHARED_AT["round"]] = state.round_no / 30
     out[ones] = 1.0
     np.minimum(out, 1.0, out=out)  # counts and scales are clipped at 1
@@ -272,3 +359,124 @@ def _counts(cards: list[int]) -> list[int]:
     for k in cards:
         counts[k] += 1
     return counts
+
+
+# -- the options' block ---------------------------------------------------------------------------------------
+EXT_SEAT_FIELDS = (
+    ("out", 1), ("designated", TOWN_N), ("in_town", TOWN_N), ("influence_size", 1), ("influence_used", 1),
+    ("mayor", 1), ("reveal_mayor", 4), ("captain", len(CAPTAINS)), ("sabotaged", 1), ("town_cards", 1),
+)  # fmt: skip
+EXT_SHARED_FIELDS = (
+    ("options", 4), ("variants", len(VARIANTS)), ("decision", len(EXT_DECISIONS)), ("towns", MAX_SLOTS * TOWN_N),
+    ("own_influence", INFLUENCE_N), ("influence_discard", INFLUENCE_N), ("influence_deck", 1),
+    ("playing_card", INFLUENCE_N), ("playing_town", TOWN_N), ("map_new", MAX_SLOTS * len(CITY_TILES)),
+    ("tile_new", len(CITY_TILES)), ("own_tiles_new", len(CITY_TILES)), ("cup_mayor", 4), ("merchant", MAX_SLOTS),
+    ("navy", MAX_SLOTS), ("encounter", 2), ("encounter_roll", 3), ("reroll_encounter", 1), ("drawn_cards", KINDS),
+    ("drawn_influence", INFLUENCE_N), ("captains_free", len(CAPTAINS)), ("cargo_left", 1),
+)  # fmt: skip
+EXT_SEAT_AT, EXT_SEAT_SIZE = layout(EXT_SEAT_FIELDS)
+EXT_SHARED_AT, EXT_SHARED_SIZE = layout(EXT_SHARED_FIELDS)
+EXT_AT = OBSERVATION_SIZE  # the options' block starts where the base layout ends
+FULL_OBSERVATION_SIZE = OBSERVATION_SIZE + MAX_CAPTAINS * EXT_SEAT_SIZE + EXT_SHARED_SIZE
+_EXT_DECISION_INDEX = {d: i for i, d in enumerate(EXT_DECISIONS)}
+_MAYOR_FACE = {1: 0, COIN: 1, BOMB: 2, BLANK: 3}
+
+
+def _mayor_face(cup: list[list[int]] | None) -> int:
+    """Index of the Mayor die's face in ``cup`` (1, coin, bomb, blank), or -1 if it is not there."""
+    for kind, face in cup or ():
+        if kind == Die.MAYOR:
+            return _MAYOR_FACE[face]
+    return -1
+
+
+def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
+    """The options' fields of ``seat``'s observation: only what that seat may know."""
+    x = state.ext
+    opts = x["options"]
+    ones: list[int] = []
+    cities = x.get("towns") is not None
+    reveal = state.reveal["cups"] if state.reveal else {}
+    c_n = state.captains
+    for rel in range(c_n):
+        c = (seat + rel) % c_n
+        base = EXT_AT + rel * EXT_SEAT_SIZE
+        if c in state.crews.out:
+            ones.append(base + EXT_SEAT_AT["out"])
+        if x["captain"][c] >= 0:
+            ones.append(base + EXT_SEAT_AT["captain"] + x["captain"][c])
+        if x["sabotaged"][c]:
+            ones.append(base + EXT_SEAT_AT["sabotaged"])
+        if not cities:
+            continue
+        if x["designated"][c] >= 0:
+            ones.append(base + EXT_SEAT_AT["designated"] + x["designated"][c])
+        town = x["towns"][state.position(c)]
+        if town >= 0:
+            ones.append(base + EXT_SEAT_AT["in_town"] + town)
+        out[base + EXT_SEAT_AT["influence_size"]] = len(x["influence"][c]) / 10
+        if x["influence_used"][c]:
+            ones.append(base + EXT_SEAT_AT["influence_used"])
+        if state.crews.holder.get(int(Die.MAYOR)) == c:
+            ones.append(base + EXT_SEAT_AT["mayor"])
+        face = _mayor_face(reveal.get(str(c)))
+        if face >= 0:
+            ones.append(base + EXT_SEAT_AT["reveal_mayor"] + face)
+        out[base + EXT_SEAT_AT["town_cards"]] = len(x["town_cards"][c]) / TOWN_N
+    g = EXT_AT + MAX_CAPTAINS * EXT_SEAT_SIZE
+    at = g + EXT_SHARED_AT["options"]
+    ones += [at + i for i, on in enumerate((cities, bool(opts["abilities"]), bool(opts["merchant_ships"]),
+                                            bool(opts["variants"]))) if on]  # fmt: skip
+    at = g + EXT_SHARED_AT["variants"]
+    ones += [at + i for i, v in enumerate(VARIANTS) if v.name in opts["variants"]]
+    if state.pending and state.pending[0] in _EXT_DECISION_INDEX:
+        ones.append(g + EXT_SHARED_AT["decision"] + _EXT_DECISION_INDEX[state.pending[0]])
+    if x["captain_order"]:
+        at = g + EXT_SHARED_AT["captains_free"]
+        ones += [at + a for a in range(len(CAPTAINS)) if a not in x["captain"]]
+    if x["merchant"] >= 0:
+        ones += (g + EXT_SHARED_AT["merchant"] + x["merchant"], g + EXT_SHARED_AT["navy"] + x["navy"])
+    enc = x["encounter"]
+    if enc:
+        ones.append(g + EXT_SHARED_AT["encounter"] + (0 if enc["ship"] == "merchant" else 1))
+        if enc["roll"] >= 0:
+            ones.append(g + EXT_SHARED_AT["encounter_roll"] + enc["roll"])
+    if state.reroll and state.reroll["die"] == "encounter":
+        ones.append(g + EXT_SHARED_AT["reroll_encounter"])
+    at = g + EXT_SHARED_AT["map_new"]
+    ones += [at + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots) if t >= BASE_TILES]
+    if state.effect and state.effect["source"] == "tile":
+        tile = state.slots[state.position(state.resolver)]
+        if tile >= BASE_TILES:
+            ones.append(g + EXT_SHARED_AT["tile_new"] + tile - BASE_TILES)
+    if state.placing is not None and seat < state.num_players:
+        at = g + EXT_SHARED_AT["own_tiles_new"]
+        ones += [at + t - BASE_TILES for t in state.placing["tiles"][seat] if t >= BASE_TILES]
+    drawn = x.get("drawn")
+    if drawn and drawn["seat"] == seat:  # only the drawer sees the two cards
+        at = g + EXT_SHARED_AT["drawn_cards" if drawn["what"] == "card" else "drawn_influence"]
+        for k in drawn["cards"]:
+            out[at + k] += 0.5
+    if cities:
+        at = g + EXT_SHARED_AT["towns"]
+        ones += [at + slot * TOWN_N + t for slot, t in enumerate(x["towns"]) if t >= 0]
+        at = g + EXT_SHARED_AT["own_influence"]
+        for k in x["influence"][seat]:
+            out[at + k] += 1 / 3
+        at = g + EXT_SHARED_AT["influence_discard"]
+        for k in x["influence_discard"]:
+            out[at + k] += 1 / 3
+        out[g + EXT_SHARED_AT["influence_deck"]] = len(x["influence_deck"]) / 21
+        playing = x["playing"]
+        if playing:
+            ones.append(g + EXT_SHARED_AT["playing_card"] + playing["card"])
+            if playing["town"] >= 0:
+                ones.append(g + EXT_SHARED_AT["playing_town"] + playing["town"])
+        if state.betting is not None:
+            face = _mayor_face(state.betting.cups.get(seat))
+            if face >= 0:
+                ones.append(g + EXT_SHARED_AT["cup_mayor"] + face)
+        if x["cargo"] and x["cargo"]["queue"]:
+            out[g + EXT_SHARED_AT["cargo_left"]] = x["cargo"]["queue"][0][1] / 3
+    out[ones] = 1.0
+    np.minimum(out, 1.0, out=out)

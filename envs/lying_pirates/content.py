@@ -163,3 +163,117 @@ def is_attack(card: Card) -> bool:
 
 def needs_target(effects: tuple[tuple, ...]) -> bool:
     return any(verb in TARGETED for verb, _ in effects)
+
+
+# -- Cities of Greed (expansion="cities_of_greed") ------------------------------------------------------------
+# The video names two of the seven towns (Eastport, the Abandoned Lighthouse); the other five are stand-ins.
+TOWNS: tuple[str, ...] = (
+    "Eastport", "Abandoned Lighthouse", "Port Royale", "Skull Rock", "Tortuga Bay", "Coral Keep", "Greedwater",
+)  # fmt: skip
+TOWN_INDEX = {name: i for i, name in enumerate(TOWNS)}
+
+
+@dataclass(frozen=True)
+class Influence:
+    """An influence card: three towns (stand-in deck: the seven lines of a Fano plane, so every
+    two towns share exactly one card kind and every town is on three kinds), ``count`` copies."""
+
+    towns: tuple[int, int, int]
+    count: int
+
+    @property
+    def name(self) -> str:
+        return " / ".join(TOWNS[t] for t in self.towns)
+
+
+INFLUENCE: tuple[Influence, ...] = (
+    Influence((0, 1, 2), 3),
+    Influence((0, 3, 4), 3),
+    Influence((0, 5, 6), 3),
+    Influence((1, 3, 5), 3),
+    Influence((1, 4, 6), 3),
+    Influence((2, 3, 6), 3),
+    Influence((2, 4, 5), 3),
+)
+INFLUENCE_DECK = sum(card.count for card in INFLUENCE)  # 21 (stand-in)
+INFLUENCE_DRAW, INFLUENCE_KEEP = 3, 2  # setup: draw three, keep two (video)
+INFLUENCE_COST = 1
+MAYOR_BONUS = 2  # bonus on your own town while there: 2 coins (and the Mayor die)
+
+# The expansion's new tiles (stand-ins; the video only says there are some).  Extra verbs:
+#     influence n   actor draws n influence cards
+#     cargo n       actor loses n cargo (a coin, an action card or a crew die each: the actor's choice)
+CITY_TILES: tuple[Tile, ...] = (
+    Tile("Town Hall", SAFE, "", (("special", Die.MAYOR),)),
+    Tile("Tax Office", SAFE, "", (("coins", 1), ("influence", 1))),
+    Tile("Smugglers' Market", UNCHARTED, "T", (("coins", 2), ("influence", 1)), (("cargo", 1),)),
+    Tile("Pillaged Port", TREACHEROUS, "P", (("coins", 1),), (("cargo", 2),)),
+)
+ALL_TILES: tuple[Tile, ...] = TILES + CITY_TILES  # indices 0-24 are the base tiles, as the base codec has them
+ALL_TILE_INDEX = {t.name: i for i, t in enumerate(ALL_TILES)}
+# With the expansion the first-game layouts take the new tiles in place of one base tile per water (stand-in).
+CITY_SWAPS = {"Steal a Crewmember": "Town Hall", "Gamble": "Smugglers' Market", "Broken Compass": "Pillaged Port",
+              "Treasure Cove": "Tax Office"}  # fmt: skip
+
+
+# -- Captain abilities (abilities="dealt" or "chosen") ------------------------------------------------------------
+@dataclass(frozen=True)
+class Captain:
+    """A captain coaster's ability (stand-ins: the abilities on the coasters' backs are not public)."""
+
+    name: str
+    ability: str  # the key rules.py looks up
+    text: str
+
+
+CAPTAINS: tuple[Captain, ...] = (
+    Captain("Quartermaster Quinn", "big_cup", "her cup holds up to 12 dice, not 10"),
+    Captain("Old Salt Silas", "cursed_spare", "may give up the Cursed die in place of his last crew die"),
+    Captain("Navigator Nell", "free_sail_reroll", "rerolls the sail die for free (still once per round)"),
+    Captain("Smuggler Sam", "cheap_cards", "buys action cards for 1 coin, not 2"),
+    Captain("Brawler Bess", "wins_ties", "wins every tie of a battle she is tied in (for a loser: she is spared)"),
+    Captain("Treasurer Tobias", "betting_bonus", "gains 1 more coin for winning a Betting phase"),
+    Captain("Recruiter Rosa", "extra_recruit", "gains 1 more crew die whenever a tile or card gives her crew"),
+    Captain("Saboteur Sly", "sabotage",
+            "once per game, in a priority window: pay 2 coins, a captain off the Base loses a crew die"),
+)  # fmt: skip
+CAPTAIN_INDEX = {c.ability: i for i, c in enumerate(CAPTAINS)}
+BIG_CUP = 12
+SABOTAGE_COST = 2
+
+
+# -- Variant cards (variants=[...]) ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """A variant card: a rule change for the whole game (stand-ins, but for the names the sources give)."""
+
+    name: str
+    text: str
+    source: str  # "stand-in" or where the sources name it
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("Instant Death", "a captain can lose every die: that captain is out and the game goes on without it",
+            "named by the rulings; effect as the rulings say"),
+    Variant("Rich Harbour", "every captain starts with 4 coins, not 2", "stand-in"),
+    Variant("Strong Winds", "the Betting phase's winner sails one tile more than the sail die", "stand-in"),
+    Variant("Bounty", "each loser of a Betting phase pays its winner a coin (if they have one)", "stand-in"),
+    Variant("Deep Pockets", "rerolls cost nothing (still once per round)", "stand-in"),
+    Variant("Supply Drop", "at the start of each Action phase every player with fewer than 2 cards draws one",
+            "stand-in"),
+    Variant("Pirate Code", "no \"exactly\" calls", "stand-in"),
+    Variant("Kraken Wakes", "at the end of each round every captain in treacherous waters loses a crew die",
+            "stand-in (the Kraken meeple the rulebook mentions)"),
+    Variant("Draw Two, Keep One", "buying an action or influence card draws two and keeps one, the other discarded",
+            "Cities of Greed's official variant card (video)"),
+)  # fmt: skip
+VARIANT_INDEX = {v.name: i for i, v in enumerate(VARIANTS)}
+RICH_START_COINS = 4
+
+
+# -- Merchant Ships (merchant_ships=True; the rulebook's fan-inspired variant, exactly) -----------------------------
+BARTER_COST = 1  # Barter: buy one action card for 1 coin instead of 2
+RAID_LOOT_COINS = 3  # Raid won: draw a card and gain 1 coin, or gain 3 coins
+RAID_LOOT_CARD_COINS = 1
+NAVY_PRIZE = 4  # Navy, crossed swords: gain 4 coins
+NAVY_CREW_LOSS = 2  # Navy, skull: lose 2 crew dice

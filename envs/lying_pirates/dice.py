@@ -1,4 +1,4 @@
-"""Lying Pirates' dice as data.  Face 0 is a blank face."""
+"""Lying Pirates' dice as data.  Face 0 is a blank face; the Mayor die (Cities of Greed) adds two icon faces."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from enum import IntEnum
 
 BLANK = 0
 WILD = 1
+# The Mayor die's icon faces: they count toward no bet (like a blank) and act at the reveal.
+COIN, BOMB = 7, 8
 BET_FACES = (2, 3, 4, 5, 6)
 
 
@@ -17,15 +19,19 @@ class Die(IntEnum):
     MERMAID = 2
     CURSED = 3
     GHOST = 4
+    MAYOR = 5  # Cities of Greed only
 
 
-DIE_NAMES = ("crew", "Pirate King", "Mermaid", "Cursed", "Ghost")
+DIE_NAMES = ("crew", "Pirate King", "Mermaid", "Cursed", "Ghost", "Mayor")
 FACES: dict[Die, tuple[int, ...]] = {
     Die.CREW: (1, 2, 3, 4, 5, 6),
     Die.PIRATE_KING: (1, 1, 1, 6, 6, 6),
     Die.MERMAID: (1, 1, 6, 6, BLANK, BLANK),
     Die.CURSED: (2, 3, 4, 5, BLANK, BLANK),
     Die.GHOST: (1, 1, 1, BLANK, BLANK, BLANK),  # from the video
+    Die.MAYOR: (1, 1, COIN, BOMB, BLANK, BLANK),  # the video's Cities of Greed segment
 }
+# The base game's special dice: the observation and the liars_dice benchmark are laid out on these four.
 SPECIALS = (Die.PIRATE_KING, Die.MERMAID, Die.CURSED, Die.GHOST)
+CITY_SPECIALS = (*SPECIALS, Die.MAYOR)  # with the Cities of Greed expansion
 CREW_LIMIT = 10

@@ -7,8 +7,8 @@
 | Parallel API       | No                                               |
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']`      |
 | Agents             | 2-6 (`num_players`, default 4)                   |
-| Action Shape       | Discrete(1062)                                   |
-| Observation Shape  | (2996,)                                          |
+| Action Shape       | Discrete(1062); with any option below: 1326      |
+| Observation Shape  | (2996,); with any option below: (3504,)          |
 | Observation Values | [0, 1]                                           |
 
 Lying Pirates: The Race for the Pirate Throne, the base game.  Each round
@@ -42,10 +42,32 @@ players a Phantom win gives both players -1 (not zero-sum).  `"rank"` and
 ### Options
 `num_players` 2-6, `map` ("base" 12 slots, "extended" 16 slots and 7-card
 hands), `map_setup` ("first_game" layout or "collaborative" placement),
-`draft` (the 3-2-1 card draft), `reward_mode`.
+`draft` (the 3-2-1 card draft), `reward_mode`.  Off by default, each of
+these changes the spaces to the full layout (the base ids and observation
+offsets stay as they are, the new ones are appended; `envs.lying_pirates.codec`):
+
+* `expansion="cities_of_greed"`: seven towns, town cards slotted under every
+  tile but the Base (a decision per card), a designated town per player,
+  influence cards (draw three, keep two; play one per Action phase: a town of
+  the card, then attack — the captains there lose a cargo each, their choice
+  of coin, card or crew die — or bonus — a coin each, two and the Mayor die
+  for a player in their own town); buy one for 1 coin; the Mayor die (1, 1,
+  coin, bomb, blank, blank: a coin, or a cargo from a chosen captain, at the
+  reveal); four new tiles.
+* `abilities="dealt"` or `"chosen"`: a captain coaster with an ability each.
+* `variants=[...]`: any of the nine variant cards by name ("Instant Death",
+  "Rich Harbour", "Strong Winds", "Bounty", "Deep Pockets", "Supply Drop",
+  "Pirate Code", "Kraken Wakes", "Draw Two, Keep One").
+* `merchant_ships=True`: a Merchant Ship (barter or raid, optional) and a
+  Navy Ship (mandatory) on random tiles, met after the tile event.
+
+Coasters, variant cards but for the named ones, towns, influence cards and
+the new tiles are stand-ins (docs/rules/lying_pirates.md).  A `reset` may
+change options within one layout but not turn them all on or off.
 
 ### Version History
-* v0: first release (base game; content tables are stand-ins, see docs/rules/lying_pirates.md)
+* v0: first release (base game; content tables are stand-ins, see docs/rules/lying_pirates.md);
+  the options above added with the base layout unchanged
 """
 
 from __future__ import annotations
@@ -58,7 +80,10 @@ from envs.core.aec import BoardGameEnv, wrap
 from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.lying_pirates import codec as lp_codec
-from envs.lying_pirates.rules import LyingPiratesState, new_game
+from envs.lying_pirates.content import VARIANTS
+from envs.lying_pirates.rules import LyingPiratesState, has_options, new_game
+
+_ALL_VARIANTS = [v.name for v in VARIANTS]
 
 
 class LyingPiratesGame(Game):
@@ -73,13 +98,45 @@ class LyingPiratesGame(Game):
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {"num_players": 3, "map": "extended", "map_setup": "collaborative", "draft": True},
         {"num_players": 2, "map_setup": "collaborative", "draft": True},
+        # each option set on, at every player count (some tables also on the other maps and setups); the
+        # default suite runs one or two tables of each, the slow suite all of them
+        *({"num_players": n, "expansion": "cities_of_greed", "slow": n != 4} for n in (3, 4, 5, 6)),
+        {"num_players": 2, "expansion": "cities_of_greed", "map": "extended", "map_setup": "collaborative"},
+        *({"num_players": n, "abilities": "chosen", "slow": n != 4} for n in (2, 4, 6)),
+        *({"num_players": n, "abilities": "dealt", "slow": n != 3} for n in (3, 5)),
+        *({"num_players": n, "variants": _ALL_VARIANTS, "slow": n not in (2, 4)} for n in (2, 3, 4, 5, 6)),
+        *({"num_players": n, "merchant_ships": True, "slow": n != 4} for n in (2, 3, 4, 5, 6)),
+        {"num_players": 4, "expansion": "cities_of_greed", "abilities": "chosen", "variants": _ALL_VARIANTS,
+         "merchant_ships": True, "draft": True},
     )
+
+    def __init__(self, **defaults: Any) -> None:
+        super().__init__(**defaults)
+        self.full = has_options(defaults)
+        if self.full:
+            # With an option on, this env's spaces are the full layout (built once, from its options).
+            self.codec = lp_codec.FULL_CODEC
+            self.observation_size = lp_codec.FULL_OBSERVATION_SIZE
 
     def is_zero_sum(self, num_players: int) -> bool:
         return num_players != 2  # a Phantom win costs both players
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> LyingPiratesState:
+        options = self.options(**options)
+        if has_options(options) != self.full:
+            raise ValueError(self._layout_error(options))
         return new_game(num_players, rng, **options)
+
+    def _layout_error(self, options: dict[str, Any]) -> str:
+        return (f"{self.name} made with options {self.defaults or 'none'} has the spaces of "
+                f"{'a game with options' if self.full else 'the base game'}; a game with options {options} for "
+                f"any number of players needs an env made with them")  # fmt: skip
+
+    def state_from_dict(self, data: dict[str, Any]) -> LyingPiratesState:
+        state = LyingPiratesState.from_dict(data)
+        if (state.ext is not None) != self.full:
+            raise ValueError(self._layout_error(state.ext["options"] if state.ext else {}))
+        return state
 
     def encode(self, state: LyingPiratesState, seat: int) -> np.ndarray:
         return lp_codec.encode(state, seat)
@@ -99,12 +156,14 @@ class LyingPiratesGame(Game):
         return super().final_rewards(state, mode)
 
     def setup_options(self) -> tuple[str, ...]:
-        return ("map", "map_setup", "draft")
+        return ("map", "map_setup", "draft", "expansion", "abilities", "variants", "merchant_ships")
 
 
 class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
-    """Setup options ``map`` ("base" or "extended"), ``map_setup`` ("first_game" or "collaborative") and
-    ``draft`` (bool), here or in ``reset(options=...)``."""
+    """Setup options ``map`` ("base" or "extended"), ``map_setup`` ("first_game" or "collaborative"),
+    ``draft`` (bool), ``expansion`` (None or "cities_of_greed"), ``abilities`` (None, "dealt" or "chosen"),
+    ``variants`` (variant card names) and ``merchant_ships`` (bool), here or in ``reset(options=...)``;
+    a reset may not turn the options on or off (the spaces depend on them)."""
 
     game = LyingPiratesGame()
     metadata: ClassVar[dict[str, Any]] = {**BoardGameEnv.metadata, "name": "lying_pirates_v0"}

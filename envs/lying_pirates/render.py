@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from envs.lying_pirates.betting import faces_shown
-from envs.lying_pirates.content import CARDS, TILES
+from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, INFLUENCE, TOWNS
 from envs.lying_pirates.dice import DIE_NAMES
 
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ def render_state(state: LyingPiratesState, seat: int | None) -> str:
         lines.append(f"to decide: {name(state, state.pending[1])} - {state.pending[0]}")
     for slot, tile in enumerate(state.slots):
         ships = [name(state, c) for c in range(state.captains) if state.position(c) == slot]
-        label = TILES[tile].name if tile >= 0 else "(empty)"
-        water = TILES[tile].water if tile >= 0 else ""
-        lines.append(f"  {slot:>2} {label:<22} {water:<11} {' '.join(ships)}")
+        label = ALL_TILES[tile].name if tile >= 0 else "(empty)"
+        water = ALL_TILES[tile].water if tile >= 0 else ""
+        lines.append(f"  {slot:>2} {label:<22} {water:<11} {' '.join(ships)}" + _slot_extras(state, slot))
     for c in range(state.captains):
         specials = ", ".join(DIE_NAMES[d] for d in state.crews.specials(c))
         lines.append(
@@ -47,8 +47,46 @@ def render_state(state: LyingPiratesState, seat: int | None) -> str:
     shown = range(state.num_players) if seat is None else [seat] if seat < state.num_players else []
     for c in shown:
         lines.append(f"hand of {name(state, c)}: {', '.join(CARDS[k].name for k in state.hands[c]) or '-'}")
+        if state.ext is not None and state.ext.get("influence") is not None:
+            cards = "; ".join(INFLUENCE[k].name for k in state.ext["influence"][c]) or "-"
+            lines.append(f"influence of {name(state, c)}: {cards}")
+    if state.ext is not None:
+        lines += _option_lines(state)
     if state.log:
         lines.append("recent: " + " | ".join(state.log[-6:]))
     if state.winners:
         lines.append("winner: " + ", ".join(name(state, c) for c in state.winners))
     return "\n".join(lines)
+
+
+def _slot_extras(state: LyingPiratesState, slot: int) -> str:
+    """The town under a slot's tile and the Merchant / Navy ship on it (options)."""
+    x = state.ext
+    if x is None:
+        return ""
+    said = ""
+    if x.get("towns") is not None and x["towns"][slot] >= 0:
+        said += f"  [{TOWNS[x['towns'][slot]]}]"
+    if slot == x["merchant"]:
+        said += "  (Merchant Ship)"
+    if slot == x["navy"]:
+        said += "  (Navy Ship)"
+    return said
+
+
+def _option_lines(state: LyingPiratesState) -> list[str]:
+    x = state.ext
+    lines = []
+    if x["options"]["variants"]:
+        lines.append("variant cards: " + ", ".join(x["options"]["variants"]))
+    for c in range(state.captains):
+        said = []
+        if x["captain"][c] >= 0:
+            said.append(CAPTAINS[x["captain"][c]].name)
+        if x.get("designated") and x["designated"][c] >= 0:
+            said.append(f"town {TOWNS[x['designated'][c]]}")
+        if c in state.crews.out:
+            said.append("sunk")
+        if said:
+            lines.append(f"{name(state, c):>7}: " + ", ".join(said))
+    return lines

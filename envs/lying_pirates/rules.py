@@ -13,6 +13,11 @@ runs every automatic step until the next one.  ``stage`` names the step the
 engine is in; the ``battle``, ``effect``, ``window``, ``catchup`` and ``final``
 records hold the work in progress of the step that needs several decisions.
 Chance (dice, shuffles) comes from the Generator handed to ``apply``.
+
+Options (all off by default) live in ``ext``: the Cities of Greed expansion
+(``cities.CitiesMixin``), captain abilities, variant cards and Merchant Ships
+(``variants.VariantsMixin``).  A base game has ``ext = None`` and never
+enters their steps; the hooks below ask ``self.ext is not None`` first.
 """
 
 from __future__ import annotations
@@ -25,13 +30,19 @@ import numpy as np
 from envs.core.codec import Action
 from envs.core.game import TERMINAL, GameState, plain
 from envs.lying_pirates.battle import BATTLE_DIE, FinalBattle, Icon
-from envs.lying_pirates.betting import LYING_PIRATES, BettingRound, Outcome
+from envs.lying_pirates.betting import LYING_PIRATES, BettingRound, BettingRules, Outcome
+from envs.lying_pirates.cities import EXPANSION, CitiesMixin, new_cities
 from envs.lying_pirates.content import (
+    ALL_TILE_INDEX,
+    ALL_TILES,
     CARDS,
+    CITY_SWAPS,
     FIRST_GAME,
     GOLD,
     HAND_SIZE,
+    INFLUENCE_DECK,
     MAP_WATERS,
+    RICH_START_COINS,
     SAFE,
     SILVER,
     TARGETED,
@@ -39,10 +50,13 @@ from envs.lying_pirates.content import (
     TILES,
     TREACHEROUS,
     UNCHARTED,
+    VARIANT_INDEX,
+    VARIANTS,
     is_attack,
 )
 from envs.lying_pirates.crew import BOARD, Crews
 from envs.lying_pirates.dice import FACES, Die
+from envs.lying_pirates.variants import ABILITY_MODES, VariantsMixin, new_options
 
 SAIL_DIE = (1, 1, 1, 2, 2, 2)
 PIRATE_DIE = "XXOOOO"
@@ -53,10 +67,16 @@ CREW_COST = 2  # final battle: one crew die for two coins
 REROLL_COST = 1
 GOLD_USED, SILVER_USED, REROLL_USED = 0, 1, 2
 DECISIONS = ("place", "draft", "bet", "reroll", "window", "target", "react", "catchup", "buy_crew", "final")
+# Decisions only the options bring (the base observation's one-hot stays on DECISIONS).
+EXT_DECISIONS = ("captain", "town_place", "town_choose", "influence_return", "influence_town", "influence_mode",
+                 "cargo", "bomb", "card_return", "merchant", "loot")  # fmt: skip
+ALL_DECISIONS = frozenset(DECISIONS + EXT_DECISIONS)
+NO_EXACT = BettingRules(exact=False)  # the "Pirate Code" variant card
+SUNK_PENALTY = 100  # a sunk captain's score: tiles sailed less this, below every ship still sailing
 
 
 @dataclass(eq=False)
-class LyingPiratesState(GameState):
+class LyingPiratesState(CitiesMixin, VariantsMixin, GameState):
     num_players: int
     captains: int = 0  # players, plus the Phantom in a two-player game
     phantom: int = -1
@@ -97,6 +117,7 @@ class LyingPiratesState(GameState):
     pending: list[Any] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    ext: dict[str, Any] | None = None  # the options' state (cities.py, variants.py); None in a base game
 
     # -- the GameState contract -------------------------------------------------
     def current_player(self) -> int:
@@ -115,7 +136,9 @@ class LyingPiratesState(GameState):
 
     def scores(self) -> list[float]:
         """Tiles sailed, plus 100 for the winner (the Phantom's win gives no player the bonus)."""
-        return [float(self.progress[s] + (100 if s in self.winners else 0)) for s in range(self.num_players)]
+        out = self.crews.out
+        return [float(self.progress[s] + (100 if s in self.winners else 0) - (SUNK_PENALTY if s in out else 0))
+                for s in range(self.num_players)]  # fmt: skip
 
     # -- geometry -----------------------------------------------------------------
     @property
@@ -129,6 +152,8 @@ class LyingPiratesState(GameState):
         return self.position(c) == 0
 
     def players(self) -> list[int]:
+        if self.crews.out:
+            return [p for p in range(self.num_players) if p not in self.crews.out]
         return list(range(self.num_players))
 
     def turn_order(self, start: int, who: list[int]) -> list[int]:
@@ -143,6 +168,8 @@ class LyingPiratesState(GameState):
     def _advance(self, rng: np.random.Generator) -> None:
         while not self.pending and self.stage != "over":
             getattr(self, f"_stage_{self.stage}")(rng)
+            if self.crews.out and self.stage != "over":
+                self._check_last_standing()
 
     def _say(self, text: str) -> None:
         self.log.append(text)
@@ -155,12 +182,19 @@ class LyingPiratesState(GameState):
         self.used = [[False, False, False] for _ in range(self.captains)]
         self.played = []
         self.log = []
-        in_play = [c for c in range(self.captains) if c not in self.excluded]
+        in_play = [c for c in range(self.captains) if c not in self.excluded and c not in self.crews.out]
         cups = {c: [[int(d), _roll(d, rng)] for d in self._cup_dice(c)] for c in in_play}
         players_in = [p for p in self.players() if p not in self.excluded]
-        bettors = players_in + ([self.phantom] if self.phantom >= 0 and len(players_in) == 1 else [])
+        phantom_in = self.phantom >= 0 and self.phantom in in_play
+        bettors = players_in + ([self.phantom] if phantom_in and len(players_in) == 1 else [])
         start = self.token if self.token in bettors else self.turn_order(self.token, bettors)[0]
-        self.betting = BettingRound(cups, self.turn_order(start, bettors), self.captains, LYING_PIRATES)
+        rules = LYING_PIRATES
+        if self.ext is not None:
+            if self.ext.get("influence_used"):
+                self.ext["influence_used"] = [False] * self.captains
+            if self.variant("Pirate Code"):
+                rules = NO_EXACT
+        self.betting = BettingRound(cups, self.turn_order(start, bettors), self.captains, rules)
         self.stage = "bet"
 
     def _cup_dice(self, c: int) -> list[int]:
@@ -185,7 +219,7 @@ class LyingPiratesState(GameState):
     def _finish_betting(self) -> None:
         o: Outcome = self.betting.outcome
         winner = o.winners[0]
-        everyone = list(range(self.captains))
+        everyone = self.alive_captains()
         losers = set(o.losers) | set(self.excluded)
         if o.call == "exact" and o.correct:
             losers = set(everyone) - {winner}
@@ -198,13 +232,18 @@ class LyingPiratesState(GameState):
         self._say(f"betting: {o.call} by C{o.caller} on {o.bet[0]}x{o.bet[1]} ({o.count} counted): "
                   f"winner C{winner}, losers {sorted(losers)}")  # fmt: skip
         self.betting = None
-        self.stage = "sail"
+        self.stage = "mayor_reveal" if self.crews.holder.get(int(Die.MAYOR), -1) >= 0 else "sail"
 
     # Sail -------------------------------------------------------------------------------
     def _stage_sail(self, rng: np.random.Generator) -> None:
         self.phase = "sail"
         winner = self.result["winner"]
         self.coins[winner] += 1
+        if self.ext is not None:
+            if self.has(winner, "betting_bonus"):
+                self.coins[winner] += 1
+            if self.variant("Bounty"):
+                self._bounty()
         self.token = winner
         self.sail_die = SAIL_DIE[int(rng.integers(6))]
         self.finished = []
@@ -218,6 +257,8 @@ class LyingPiratesState(GameState):
         before = list(self.progress)
         for c in movers:
             self._move(c, self.sail_die, "sail")
+        if self.variant("Strong Winds"):
+            self._move(movers[0], 1, "sail")  # the Betting phase's winner sails one tile further
         if self.phantom in movers:
             self._phantom_catches(before)
             if self.stage == "over":
@@ -235,7 +276,7 @@ class LyingPiratesState(GameState):
         self.stage = "tile"
 
     def _stage_tile(self, rng: np.random.Generator) -> None:
-        tile = TILES[self.slots[self.position(self.resolver)]]
+        tile = ALL_TILES[self.slots[self.position(self.resolver)]]
         if tile.roll:
             faces = PIRATE_DIE if tile.roll == "P" else TREASURE_DIE
             self.pt = {"die": tile.roll, "face": faces[int(rng.integers(6))], "roller": self.resolver}
@@ -245,13 +286,17 @@ class LyingPiratesState(GameState):
             self.stage = "tile_effect"
 
     def _stage_tile_effect(self, rng: np.random.Generator) -> None:
-        tile = TILES[self.slots[self.position(self.resolver)]]
+        tile = ALL_TILES[self.slots[self.position(self.resolver)]]
         effects = tile.bad if self.pt and self.pt["face"] == "X" else tile.good
         self._say(f"C{self.resolver} resolves {tile.name}" + (f" ({self.pt['face']})" if self.pt else ""))
-        self._start_effect(self.resolver, effects, "tile", -1, "end_of_sail")
+        # Merchant Ships: a ship on the tile is met after the tile event (rulebook)
+        then = "encounter" if self.ext is not None and self.ext["merchant"] >= 0 else "end_of_sail"
+        self._start_effect(self.resolver, effects, "tile", -1, then)
 
     def _stage_end_of_sail(self, rng: np.random.Generator) -> None:
         self.pt = None
+        if self.crews.out:
+            self.finished = [c for c in self.finished if c not in self.crews.out]  # sunk after reaching the Base
         if len(self.finished) == 1:
             self._end([self.finished[0]])
         elif len(self.finished) > 1:
@@ -262,7 +307,9 @@ class LyingPiratesState(GameState):
     # Action ------------------------------------------------------------------------------
     def _stage_action(self, rng: np.random.Generator) -> None:
         self.phase = "action"
-        if self.phantom >= 0 and self.phantom_pile:
+        if self.variant("Supply Drop"):
+            self._supply_drop(rng)
+        if self.phantom >= 0 and self.phantom_pile and not self.is_out(self.phantom):
             card = self.phantom_pile.pop()
             self.discard.append(card)
             self.played.append([self.phantom, card])
@@ -292,7 +339,7 @@ class LyingPiratesState(GameState):
             self.crews.lose(c, 1)
             self.progress[c] += 1
         self._say(f"catch-up: {group} sacrifice a crew die each and sail one tile")
-        ships = {self.position(c) for c in range(self.captains) if c not in group}
+        ships = {self.position(c) for c in self.alive_captains() if c not in group}
         if self.position(group[0]) in ships:
             # Reached another ship: the captains now tied last may go on together.
             joined = self._last_players()
@@ -310,7 +357,7 @@ class LyingPiratesState(GameState):
         """A last captain may step if it can spare a crew die, the Base is not next, and a ship is ahead."""
         if self.crews.crew[c] < 2 or self.progress[c] + 1 >= self.lap:
             return False
-        return any(self.position(o) > self.position(c) for o in range(self.captains) if o != c)
+        return any(self.position(o) > self.position(c) for o in range(self.captains) if o != c and not self.is_out(o))
 
     def _legal_catchup(self, seat: int) -> list[Action]:
         return [("advance",), ("stop",)]
@@ -324,6 +371,8 @@ class LyingPiratesState(GameState):
         self.pending = []
 
     def _end_round(self) -> None:
+        if self.variant("Kraken Wakes"):
+            self._kraken_wakes()
         self.catchup = None
         self.excluded, self.next_excluded = self.next_excluded, []
         self.stage = "betting"
@@ -368,11 +417,12 @@ class LyingPiratesState(GameState):
         self.phase = self.stage = "over"
 
     # Rerolls ----------------------------------------------------------------------------------
-    def _can_reroll(self, c: int) -> bool:
-        return c != self.phantom and self.coins[c] >= REROLL_COST and not self.used[c][REROLL_USED]
+    def _can_reroll(self, c: int, die: str = "") -> bool:
+        cost = REROLL_COST if self.ext is None else self.reroll_cost(c, die, REROLL_COST)
+        return c != self.phantom and self.coins[c] >= cost and not self.used[c][REROLL_USED]
 
     def _offer_reroll(self, rollers: list[int], die: str, then: str) -> None:
-        self.reroll = {"queue": [c for c in rollers if self._can_reroll(c)], "die": die, "then": then}
+        self.reroll = {"queue": [c for c in rollers if self._can_reroll(c, die)], "die": die, "then": then}
         self.stage = "reroll"
 
     def _stage_reroll(self, rng: np.random.Generator) -> None:
@@ -390,14 +440,16 @@ class LyingPiratesState(GameState):
         self.pending = []
         if action[0] == "keep":
             return
-        self.coins[seat] -= REROLL_COST
-        self.used[seat][REROLL_USED] = True
         die = self.reroll["die"]
+        self.coins[seat] -= REROLL_COST if self.ext is None else self.reroll_cost(seat, die, REROLL_COST)
+        self.used[seat][REROLL_USED] = True
         if die == "sail":
             self.sail_die = SAIL_DIE[int(rng.integers(6))]
         elif die == "pt":
             faces = PIRATE_DIE if self.pt["die"] == "P" else TREASURE_DIE
             self.pt["face"] = faces[int(rng.integers(6))]
+        elif die == "encounter":
+            self.ext["encounter"]["roll"] = int(BATTLE_DIE[int(rng.integers(8))])
         else:
             self.battle["rolls"][seat] = int(BATTLE_DIE[int(rng.integers(8))])
         self._say(f"C{seat} pays a coin to reroll")
@@ -418,6 +470,8 @@ class LyingPiratesState(GameState):
         pick = max if b["looking_for"] == "winner" else min
         best = pick(b["rolls"][c] for c in b["rolling"])
         b["rolling"] = [c for c in b["rolling"] if b["rolls"][c] == best]
+        if self.ext is not None:
+            b["rolling"] = self._brawler_tiebreak(b["rolling"], b["looking_for"])
         if len(b["rolling"]) == 1:
             b["result"] = b["rolling"][0]
             self._say(f"battle for a {b['looking_for']}: C{b['result']}")
@@ -435,8 +489,8 @@ class LyingPiratesState(GameState):
         e = self.effect
         if e["source"] == "final":
             return [c for c in self._alive() if c != e["actor"]]
-        others = [c for c in range(self.captains) if c != e["actor"]]
-        if e["source"] == "card":
+        others = [c for c in range(self.captains) if c != e["actor"] and c not in self.crews.out]
+        if e["source"] in ("card", "ability"):
             others = [c for c in others if not self.on_base(c)]  # the Base tile protects from cards
         return others
 
@@ -511,7 +565,7 @@ class LyingPiratesState(GameState):
             self.coins[actor] = max(0, self.coins[actor] + n)
         elif verb == "crew":
             if n > 0:
-                self.crews.gain(actor, n)
+                self.crews.gain(actor, n + (1 if self.has(actor, "extra_recruit") else 0))
             else:
                 self.crews.lose(actor, -n)
         elif verb == "move":
@@ -555,7 +609,7 @@ class LyingPiratesState(GameState):
                 if c != actor and not (e["source"] == "card" and self.on_base(c)):
                     self.crews.lose(c, n)
         elif verb == "brawl":
-            fighters = [c for c in range(self.captains) if not self.on_base(c)]
+            fighters = [c for c in self.alive_captains() if not self.on_base(c)]
             if len(fighters) == 1:
                 self.crews.lose(fighters[0], n)
             elif fighters:
@@ -566,6 +620,15 @@ class LyingPiratesState(GameState):
             for c in range(self.captains):
                 if self.water(c) == TREACHEROUS:
                     self.crews.lose(c, n)
+        elif verb == "influence":  # Cities of Greed tiles
+            for _ in range(n):
+                k = self._draw_influence(actor, rng)
+                if k >= 0:
+                    self._take_drawn(actor, "influence", k)
+        elif verb == "cargo":
+            if actor != self.phantom or self._cargo_choices(actor):
+                self._lose_cargo([[actor, n]], "effect")
+                return True
         else:
             raise AssertionError(f"unknown effect verb {verb}")
         return False
@@ -615,6 +678,10 @@ class LyingPiratesState(GameState):
 
     def _stage_window(self, rng: np.random.Generator) -> None:
         w = self.window
+        if self.crews.out:
+            while w["passes"] < len(w["order"]) and self.is_out(w["order"][w["turn"] % len(w["order"])]):
+                w["turn"] += 1  # a sunk captain's turn passes by itself
+                w["passes"] += 1
         if w["passes"] >= len(w["order"]):
             self.window = None
             self.stage = w["then"]
@@ -627,12 +694,18 @@ class LyingPiratesState(GameState):
             card = CARDS[k]
             if not card.reaction and self._may_play(seat, k):
                 actions.append(("play", k))
-        if self.coins[seat] >= CARD_COST and (self.deck or self.discard):
+        cost = CARD_COST if self.ext is None else self.card_cost(seat, CARD_COST)
+        if self.coins[seat] >= cost and (self.deck or self.discard):
             actions.append(("buy",))
         if not self.hands[seat] and (self.deck or self.discard):
             actions.append(("draw",))
         if self.crews.can_pass_curse(seat):
-            actions += [("curse", t) for t in range(self.captains) if t != seat]
+            actions += [("curse", t) for t in range(self.captains) if t != seat and not self.is_out(t)]
+        if self.ext is not None:
+            if self.ext.get("influence") is not None:
+                actions += self._city_window_actions(seat)
+            if self._can_sabotage(seat):
+                actions.append(("ability",))
         return actions
 
     def _on_window(self, seat: int, action: Action, rng: np.random.Generator) -> None:
@@ -648,13 +721,21 @@ class LyingPiratesState(GameState):
             self._say(f"C{seat} plays {CARDS[action[1]].name}")
             self._start_effect(seat, CARDS[action[1]].effect, "card", action[1], "window")
         elif action[0] == "buy":
-            self.coins[seat] -= CARD_COST
-            self._draw(seat, rng)
+            if self.ext is None:
+                self.coins[seat] -= CARD_COST
+                self._draw(seat, rng)
+            else:
+                self.coins[seat] -= self.card_cost(seat, CARD_COST)
+                self._buy(seat, "card", 1, rng, "window")
         elif action[0] == "draw":
             self._draw(seat, rng)
         elif action[0] == "curse":
             self.crews.pass_curse(seat, action[1])
             self._say(f"C{seat} passes the Cursed die to C{action[1]}")
+        elif action[0] == "ability":
+            self._sabotage(seat)
+        else:
+            self._city_window_act(seat, action, rng)
 
     def _draw(self, c: int, rng: np.random.Generator) -> None:
         if c == self.phantom:
@@ -739,7 +820,8 @@ class LyingPiratesState(GameState):
     def _legal_final(self, seat: int) -> list[Action]:
         f = self.final
         actions: list[Action] = [("pass",)]
-        if seat in f["rolling"] and self.coins[seat] >= REROLL_COST and not f["used"][seat][0]:
+        cost = REROLL_COST if self.ext is None else self.reroll_cost(seat, "final", REROLL_COST)
+        if seat in f["rolling"] and self.coins[seat] >= cost and not f["used"][seat][0]:
             actions.append(("reroll",))
         if not f["used"][seat][1]:
             actions += [("play", k) for k in sorted(set(self.hands[seat])) if CARDS[k].final_battle]
@@ -754,7 +836,7 @@ class LyingPiratesState(GameState):
             return
         f["passes"] = 0
         if action[0] == "reroll":
-            self.coins[seat] -= REROLL_COST
+            self.coins[seat] -= REROLL_COST if self.ext is None else self.reroll_cost(seat, "final", REROLL_COST)
             f["used"][seat][0] = True
             f["rolls"][seat] = int(BATTLE_DIE[int(rng.integers(8))])
             return
@@ -807,7 +889,7 @@ class LyingPiratesState(GameState):
         p = self.placing
         if -1 not in self.slots:
             self.placing = None
-            self.stage = "draft" if self.draft else "betting"
+            self.stage = self._setup_stage()
             return
         for _ in range(self.num_players):
             seat = p["order"][p["turn"] % len(p["order"])]
@@ -820,15 +902,27 @@ class LyingPiratesState(GameState):
     def _legal_place(self, seat: int) -> list[Action]:
         waters = MAP_WATERS[self.map_name]
         return [("place", t, s) for t in self.placing["tiles"][seat] for s, slot in enumerate(self.slots)
-                if slot < 0 and waters[s] == TILES[t].water]  # fmt: skip
+                if slot < 0 and waters[s] == ALL_TILES[t].water]  # fmt: skip
 
     def _on_place(self, seat: int, action: Action, rng: np.random.Generator) -> None:
         _, tile, slot = action
         self.placing["tiles"][seat].remove(tile)
         self.slots[slot] = tile
         self.placing["turn"] += 1
-        self._say(f"C{seat} places {TILES[tile].name} on slot {slot}")
+        self._say(f"C{seat} places {ALL_TILES[tile].name} on slot {slot}")
         self.pending = []
+
+    def _setup_stage(self) -> str:
+        """The next setup step still to take, in setup order, or the first Betting phase."""
+        if self.ext is not None and self.ext["captain_order"]:
+            return "captain"
+        if -1 in self.slots:
+            return "place"
+        if self.ext is not None and self.ext.get("towns") is not None:
+            stage = self._city_setup_stage()
+            if stage:
+                return stage
+        return "draft" if self.draft else "betting"
 
     def _stage_draft(self, rng: np.random.Generator) -> None:
         d = self.draft
@@ -876,6 +970,8 @@ class LyingPiratesState(GameState):
             data[name] = plain(getattr(self, name))
         data["crews"] = self.crews.to_dict()
         data["betting"] = self.betting.to_dict() if self.betting else None
+        if self.ext is not None:
+            data["ext"] = plain(self.ext)  # only games with options: a base game's dict is as it always was
         return data
 
     @classmethod
@@ -886,6 +982,7 @@ class LyingPiratesState(GameState):
             state = cls(**{name: plain(data[name]) for name in cls._FIELDS})
             state.crews = Crews.from_dict(data["crews"])
             state.betting = BettingRound.from_dict(data["betting"]) if data["betting"] else None
+            state.ext = plain(data["ext"]) if data.get("ext") is not None else None
         except (KeyError, TypeError) as bad:
             raise ValueError(f"Lying Pirates state is malformed: {bad!r}") from None
         state.validate()
@@ -905,9 +1002,14 @@ class LyingPiratesState(GameState):
             problems.append("crews need one entry per captain")
         if (self.stage == "over") != (not self.pending):
             problems.append(f"pending {self.pending!r} must be empty exactly when the game is over")
-        elif self.pending and self.pending[0] not in DECISIONS:
+        elif self.pending and self.pending[0] not in (DECISIONS if self.ext is None else ALL_DECISIONS):
             problems.append(f"pending {self.pending!r} is not a decision")
         cards = len(self.deck) + len(self.discard) + len(self.phantom_pile) + sum(map(len, self.hands))
+        if self.ext is not None:
+            problems += self._validate_ext()
+            drawn = self.ext.get("drawn")
+            if drawn and drawn["what"] == "card":
+                cards += len(drawn["cards"])
         if not problems and cards != sum(card.count for card in CARDS):
             problems.append(f"{cards} action cards in play, not 83")
         if not problems and self.pending and not self.legal_actions():
@@ -927,6 +1029,11 @@ class LyingPiratesState(GameState):
         others = [c for c in range(state.captains) if c != seat]
         kept = {c: _counts_list(state.known[seat][c]) for c in others} if seat < state.num_players else {}
         pool = list(state.deck) + list(state.phantom_pile)
+        drawn = state.ext.get("drawn") if state.ext is not None else None
+        drawn_cards = 0  # "draw two, keep one": another captain's two drawn action cards are hidden too
+        if drawn and drawn["what"] == "card" and drawn["seat"] != seat:
+            drawn_cards = len(drawn["cards"])
+            pool += drawn["cards"]
         sizes = {}
         for c in others:
             hand = list(state.hands[c])
@@ -941,10 +1048,14 @@ class LyingPiratesState(GameState):
         pile_at = set(silver[: len(state.phantom_pile)])
         state.phantom_pile = [pool[i] for i in sorted(pile_at)]
         rest = [k for i, k in enumerate(pool) if i not in pile_at]
+        if drawn_cards:
+            drawn["cards"], rest = rest[:drawn_cards], rest[drawn_cards:]
         for c in others:
             state.hands[c] = sorted(kept.get(c, []) + rest[: sizes[c]])
             rest = rest[sizes[c] :]
         state.deck = rest
+        if state.ext is not None:
+            state._resample_ext(seat, rng, drawn_cards)
         if state.draft is not None:
             for c in others:
                 if c < state.num_players:
@@ -955,15 +1066,51 @@ class LyingPiratesState(GameState):
             hands = state.placing["tiles"]
             holders = [c for c in others if c < state.num_players]
             for water in (SAFE, UNCHARTED, TREACHEROUS):
-                tiles = sorted(t for c in holders for t in hands[c] if TILES[t].water == water)
+                tiles = sorted(t for c in holders for t in hands[c] if ALL_TILES[t].water == water)
                 rng.shuffle(tiles)
                 for c in holders:
-                    k = sum(TILES[t].water == water for t in hands[c])
-                    hands[c] = [t for t in hands[c] if TILES[t].water != water] + [int(t) for t in tiles[:k]]
+                    k = sum(ALL_TILES[t].water == water for t in hands[c])
+                    hands[c] = [t for t in hands[c] if ALL_TILES[t].water != water] + [int(t) for t in tiles[:k]]
                     tiles = tiles[k:]
             for c in holders:
                 hands[c].sort()
         return state
+
+    def _resample_ext(self, seat: int, rng: np.random.Generator, drawn_cards: int) -> None:
+        """Others' influence cards and the influence deck (with another's drawn pair) are redrawn together."""
+        x = self.ext
+        if x.get("influence") is None:
+            return
+        others = [c for c in range(self.captains) if c != seat]
+        pool = list(x["influence_deck"])
+        for c in others:
+            pool += x["influence"][c]
+        drawn = x["drawn"]
+        hidden_pair = bool(drawn and drawn["what"] == "influence" and drawn["seat"] != seat)
+        if hidden_pair:
+            pool += drawn["cards"]
+        pool.sort()
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        if hidden_pair:
+            drawn["cards"], pool = [int(k) for k in pool[:2]], pool[2:]
+        for c in others:
+            k = len(x["influence"][c])
+            x["influence"][c], pool = sorted(int(v) for v in pool[:k]), pool[k:]
+        x["influence_deck"] = [int(v) for v in pool]
+
+    def _validate_ext(self) -> list[str]:
+        x = self.ext
+        problems = []
+        for key in ("options", "captain", "captain_order", "merchant", "navy", "encounter"):
+            if key not in x:
+                problems.append(f"ext needs {key!r}")
+        if not problems and x.get("influence") is not None:
+            total = len(x["influence_deck"]) + len(x["influence_discard"]) + sum(map(len, x["influence"]))
+            if x["drawn"] and x["drawn"]["what"] == "influence":
+                total += len(x["drawn"]["cards"])
+            if total != INFLUENCE_DECK or len(x["towns"]) != len(self.slots):
+                problems.append(f"{total} influence cards, {len(x['towns'])} town slots")
+        return problems
 
     def render(self, seat: int | None = None) -> str:
         from envs.lying_pirates.render import render_state
@@ -979,11 +1126,35 @@ def _counts_list(counts: list[int]) -> list[int]:
     return [k for k, n in enumerate(counts) for _ in range(n)]
 
 
+def check_options(expansion: str | None, abilities: str | None, variants: Any, merchant_ships: Any) -> list[str]:
+    """The variant card names in table order; a clear ``ValueError`` for an unknown option value."""
+    if expansion not in (None, EXPANSION):
+        raise ValueError(f"expansion must be None or {EXPANSION!r}, not {expansion!r}")
+    if abilities not in (None, *ABILITY_MODES):
+        raise ValueError(f"abilities must be None, 'dealt' or 'chosen', not {abilities!r}")
+    if not isinstance(merchant_ships, bool):
+        raise ValueError(f"merchant_ships must be True or False, not {merchant_ships!r}")
+    if isinstance(variants, str) or not all(isinstance(v, str) for v in variants):
+        raise ValueError(f"variants must be a list of variant card names, not {variants!r}")
+    unknown = [v for v in variants if v not in VARIANT_INDEX]
+    if unknown:
+        raise ValueError(f"no variant card {unknown}; the cards: {[v.name for v in VARIANTS]}")
+    return sorted(set(variants), key=VARIANT_INDEX.__getitem__)
+
+
+def has_options(options: dict[str, Any]) -> bool:
+    """Whether setup ``options`` turn on anything beyond the base game (expansion, abilities, variants, ships)."""
+    return bool(options.get("expansion") or options.get("abilities") or options.get("variants")
+                or options.get("merchant_ships"))  # fmt: skip
+
+
 def new_game(
     num_players: int, rng: np.random.Generator, map: str = "base", map_setup: str = "first_game",
-    draft: bool = False,
+    draft: bool = False, expansion: str | None = None, abilities: str | None = None, variants: Any = (),
+    merchant_ships: bool = False,
 ) -> LyingPiratesState:  # fmt: skip
-    """Seat the captains, build the map, deal crews, coins and cards."""
+    """Seat the captains, build the map, deal crews, coins and cards; then the options' setup."""
+    variants = check_options(expansion, abilities, variants, merchant_ships)
     if map not in MAP_WATERS:
         raise ValueError(f"map must be one of {sorted(MAP_WATERS)}, not {map!r}")
     if map_setup not in ("first_game", "collaborative"):
@@ -992,7 +1163,8 @@ def new_game(
     captains = n + 1 if n == 2 else n
     state = LyingPiratesState(
         num_players=n, captains=captains, phantom=n if n == 2 else -1, map_name=map,
-        progress=[0] * captains, coins=[START_COINS] * captains, crews=Crews.start(captains),
+        progress=[0] * captains, crews=Crews.start(captains),
+        coins=[RICH_START_COINS if "Rich Harbour" in variants else START_COINS] * captains,
         hands=[[] for _ in range(captains)], used=[[False, False, False] for _ in range(captains)],
         known=[[[0] * len(CARDS) for _ in range(captains)] for _ in range(n)],
     )  # fmt: skip
@@ -1009,11 +1181,13 @@ def new_game(
     for seat in range(n):
         state.hands[seat] = sorted(state.deck.pop() for _ in range(size))
     if map_setup == "first_game":
-        state.slots = [TILE_INDEX[name] for name in FIRST_GAME[map]]
+        if expansion:
+            state.slots = [ALL_TILE_INDEX[CITY_SWAPS.get(name, name)] for name in FIRST_GAME[map]]
+        else:
+            state.slots = [TILE_INDEX[name] for name in FIRST_GAME[map]]
         state.token = int(rng.integers(n))
-        state.stage = "draft" if draft else "betting"
     else:
-        tiles = [int(t) for t in rng.permutation(len(TILES))]
+        tiles = [int(t) for t in rng.permutation(len(ALL_TILES if expansion else TILES))]
         dealt = [tiles[i::n] for i in range(n)]
         base = TILE_INDEX["Start/End"]
         state.token = next(s for s in range(n) if base in dealt[s])
@@ -1022,9 +1196,18 @@ def new_game(
         order = [(state.token + i) % n for i in range(n)]
         # placing the Base was the holder's turn: the next tile is placed by the next player clockwise
         state.placing = {"tiles": dealt, "order": order, "turn": 1}
-        state.stage = "place"
     if draft:
         state.draft = {"round": 0, "picked": [[] for _ in range(n)]}
+    if expansion or abilities or variants or merchant_ships:
+        options = {"expansion": expansion, "abilities": abilities, "variants": variants,
+                   "merchant_ships": merchant_ships}  # fmt: skip
+        state.ext = {"options": options, **new_options(state, rng, abilities, merchant_ships)}
+        if expansion:
+            state.ext.update(new_cities(state, rng))
+        if abilities:
+            state._apply_abilities()
+        state.crews.mortal = "Instant Death" in variants
+    state.stage = state._setup_stage()
     state._advance(rng)
     return state
 

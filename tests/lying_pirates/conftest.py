@@ -22,7 +22,7 @@ SAIL1, SAIL2 = 0, 3  # SAIL_DIE[rng.integers(6)]: 1,1,1,2,2,2
 SWORDS, DAGGER, SKULL = 0, 3, 6  # BATTLE_DIE[rng.integers(8)]: swords 0-2, dagger 3-5, skull 6-7
 P_X, P_O = 0, 2  # Pirate die XXOOOO
 T_X, T_O = 0, 3  # Treasure die XXXOOO
-CREW, KING, MERMAID, CURSED, GHOST = (int(d) for d in Die)
+CREW, KING, MERMAID, CURSED, GHOST, MAYOR = (int(d) for d in Die)
 
 
 class Script:
