@@ -1,17 +1,31 @@
-"""Random-legal-play throughput of every registered env.
+"""Random-legal-play throughput of every registered env, and of peer environments, in one run.
 
 Each timed run plays whole games with uniform random legal actions: every
 agent step calls ``env.last()`` (which builds the observation and the action
 mask, as a learner would) and draws one action from the mask with a seeded
 ``numpy.random.Generator``; finished agents get ``step(None)``.  Each env is
 measured through ``env()`` (PettingZoo's wrappers) and through ``raw_env``.
+Every game starts with ``reset(seed=...)`` (a new seed each game, as
+``training.gym_env`` does and as the speed references in DESIGN.md were
+measured); ``--seed-once`` seeds the first reset only.
 
-    python bench/bench_envs.py                      # all envs, 4 players, 5 x 3 s each
+Peers, measured the same way in the same run (the optional ``bench`` extra,
+``pip install -e ".[bench]"``; skipped with a line saying so when missing):
+PettingZoo classic ``texas_holdem_v4`` and ``leduc_holdem_v4`` (``env()``
+and ``raw_env()``), and OpenSpiel's C++ ``liars_dice`` through ``pyspiel``
+(its default: 2 players x 1 die), each step building the observation tensor
+and the legal-action mask as numpy arrays.  Rows are measured round-robin
+(repeat 1 of every row, then repeat 2, ...) so a change in the machine's load
+falls on every row alike; the report gives the ratio of each of our rows to
+each peer (medians) and checks the speed targets of ``bench/README.md``.
+
+    python bench/bench_envs.py                      # all envs, 4 players, peers, 5 x 3 s each
     python bench/bench_envs.py --players 2 --seconds 1 --repeats 3 --out bench.md
+    python bench/bench_envs.py --no-peers --envs liars_dice_v0 --seconds 0.5 --repeats 3
 
-Prints a Markdown report (versions, CPU, one table row per env and API);
-``--out FILE`` writes the same report to FILE.  Not a test: numbers depend on
-the machine and on whatever else runs on it.
+Prints a Markdown report (versions, CPU, one table row per env and API, the
+ratios, the targets); ``--out FILE`` writes the same report to FILE.  Not a
+test: numbers depend on the machine and on whatever else runs on it.
 """
 
 from __future__ import annotations
@@ -23,7 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -34,6 +48,21 @@ import envs
 
 APIS = ("env", "raw_env")
 
+# Speed targets (medians, same run): every env through env() at least this many times the agent
+# steps/s of texas_holdem_v4 (its faster API); the betting env (2 x 1 die) through raw_env within
+# this factor of OpenSpiel's liars_dice.
+TEXAS_FACTOR = 3.0
+OPENSPIEL_FACTOR = 4.0
+
+# What "per second" means in the report: "wall" (perf_counter) or "cpu" (process_time, for a
+# machine shared with other work, where wall time counts the waits for a core).
+CLOCK = {"name": "wall"}
+RESEED = {"every_game": True}  # reset(seed=...) before every game, or only the first (--seed-once)
+CLOCK_NOTE = {
+    "wall": "wall-clock second",
+    "cpu": "CPU second of the bench process (time.process_time: waits for a core on a busy machine not counted)",
+}
+
 
 @dataclass(frozen=True)
 class Run:
@@ -41,24 +70,44 @@ class Run:
 
     steps: int  # agent steps that chose an action (step(None) for finished agents not counted)
     games: int
-    elapsed: float
+    elapsed: float  # wall-clock seconds
+    cpu: float  # this process's CPU seconds over the same run
+
+    @property
+    def seconds(self) -> float:
+        """The run's length on the clock chosen by ``--clock``."""
+        return self.cpu if CLOCK["name"] == "cpu" else self.elapsed
 
     @property
     def steps_per_s(self) -> float:
-        return self.steps / self.elapsed
+        return self.steps / self.seconds
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.elapsed
+        return self.games / self.seconds
 
 
-@dataclass(frozen=True)
+@dataclass
 class Row:
+    """One measured setup: ours (``library == "bidbluff"``) or a peer's."""
+
     env_name: str
     api: str
     players: int
-    runs: tuple[Run, ...]
+    measure: Callable[[float, int], Run] = field(repr=False)  # (seconds, seed) -> Run
     options: str = ""
+    library: str = "bidbluff"
+    runs: list[Run] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        api = f"`{self.api}()`" if self.api in APIS else self.api
+        extra = f", {self.options}" if self.options else ""
+        return f"{self.env_name} {api} {self.players}p{extra}"
+
+    @property
+    def median(self) -> float:
+        return statistics.median(r.steps_per_s for r in self.runs)
 
 
 # Setups measured besides the default table size: the betting env is also the
@@ -83,31 +132,35 @@ def play_game(env: Any, rng: np.random.Generator) -> int:
 
 
 def timed_run(make_env: Callable[[], Any], seconds: float, seed: int) -> Run:
-    """Play whole games on one env until ``seconds`` have passed (at least one game)."""
+    """Play whole games on one AEC env until ``seconds`` have passed (at least one game)."""
     env = make_env()
     rng = np.random.default_rng(seed)
     steps = games = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while True:
-        env.reset(seed=seed + games)
+        if RESEED["every_game"] or not games:
+            env.reset(seed=seed + games)
+        else:
+            env.reset()
         steps += play_game(env, rng)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             break
+    cpu = time.process_time() - cpu_start
     env.close()
-    return Run(steps=steps, games=games, elapsed=elapsed)
+    return Run(steps=steps, games=games, elapsed=elapsed, cpu=cpu)
 
 
-def bench_env(
-    env_name: str,
-    api: str,
-    players: int,
-    seconds: float,
-    repeats: int,
-    seed: int,
-    options: dict[str, Any] | None = None,
-) -> Row:
+def aec_measure(make_env: Callable[[], Any]) -> Callable[[float, int], Run]:
+    def measure(seconds: float, seed: int) -> Run:
+        return timed_run(make_env, seconds, seed)
+
+    timed_run(make_env, 0.0, 0)  # warm-up: one game, imports and caches
+    return measure
+
+
+def our_row(env_name: str, api: str, players: int, options: dict[str, Any] | None = None) -> Row:
     module = envs.load(env_name)
     factory = module.env if api == "env" else module.raw_env
     options = options or {}
@@ -115,15 +168,70 @@ def bench_env(
     def make_env() -> Any:
         return factory(num_players=players, **options)
 
-    timed_run(make_env, 0.0, seed)  # warm-up: one game, imports and caches
-    runs = tuple(timed_run(make_env, seconds, seed + 1_000_003 * (i + 1)) for i in range(repeats))
     label = ", ".join(f"{k}={v}" for k, v in options.items())
-    return Row(env_name=env_name, api=api, players=players, runs=runs, options=label)
+    return Row(env_name, api, players, aec_measure(make_env), options=label)
 
 
 def player_range(env_name: str) -> tuple[int, int]:
     game = envs.load(env_name).raw_env.game
     return game.min_players, game.max_players
+
+
+# -- peers ------------------------------------------------------------------------------
+def pettingzoo_rows() -> tuple[list[Row], list[str]]:
+    """texas_holdem_v4 and leduc_holdem_v4 through env() and raw_env(), or why not."""
+    try:
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+    except Exception as missing:  # ImportError, or pettingzoo's DependencyNotInstalled for rlcard
+        return [], [f"peers texas_holdem_v4, leduc_holdem_v4: not importable ({missing}); "
+                    'install the bench extra: pip install -e ".[bench]"']  # fmt: skip
+    rows = []
+    for name, module in (("texas_holdem_v4", texas_holdem_v4), ("leduc_holdem_v4", leduc_holdem_v4)):
+        for api in APIS:
+            rows.append(Row(name, api, 2, aec_measure(getattr(module, api)), library="PettingZoo classic"))
+    return rows, []
+
+
+def openspiel_run(game: Any, seconds: float, seed: int) -> Run:
+    """OpenSpiel's own loop: chance nodes sampled (not counted), every decision builds the
+    observation tensor and the legal-action mask as numpy arrays, then picks from the mask."""
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            player = state.current_player()
+            _obs = np.asarray(state.observation_tensor(player), dtype=np.float32)
+            mask = np.asarray(state.legal_actions_mask(player), dtype=np.int8)
+            legal = np.flatnonzero(mask)
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        state.returns()
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return Run(steps=steps, games=games, elapsed=elapsed, cpu=time.process_time() - cpu_start)
+
+
+def openspiel_rows() -> tuple[list[Row], list[str]]:
+    try:
+        import pyspiel
+    except ImportError as missing:
+        return [], [f'peer OpenSpiel liars_dice: pyspiel not importable ({missing}); pip install -e ".[bench]"']
+    game = pyspiel.load_game("liars_dice")
+    params = game.get_parameters()
+
+    def measure(seconds: float, seed: int) -> Run:
+        return openspiel_run(game, seconds, seed)
+
+    openspiel_run(game, 0.0, 0)  # warm-up
+    options = f"dice={params.get('numdice', 1)}"
+    return [Row("liars_dice", "pyspiel (C++)", game.num_players(), measure, options, "OpenSpiel")], []
 
 
 # -- report -------------------------------------------------------------------------
@@ -144,12 +252,21 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
-def environment_lines() -> list[str]:
+def load_line() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "load average: unknown"
+    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
+
+
+def environment_lines(cpu_note: str = "the bench uses one") -> list[str]:
     return [
         f"- python {platform.python_version()} ({platform.python_implementation()}), {platform.platform()}",
         f"- numpy {np.__version__}, pettingzoo {package_version('pettingzoo')}, "
-        f"gymnasium {package_version('gymnasium')}",
-        f"- CPU: {cpu_model()}, {os.cpu_count()} logical CPUs (the bench uses one)",
+        f"gymnasium {package_version('gymnasium')}, rlcard {package_version('rlcard')}, "
+        f"open_spiel {package_version('open_spiel')}",
+        f"- CPU: {cpu_model()}, {os.cpu_count()} logical CPUs ({cpu_note})",
     ]
 
 
@@ -159,40 +276,81 @@ def spread(values: Sequence[float], fmt: str) -> list[str]:
 
 def table(rows: Sequence[Row]) -> list[str]:
     lines = [
-        "| env | API | players | options | steps/s min | steps/s median | steps/s max "
+        "| library | env | API | players | options | steps/s min | steps/s median | steps/s max "
         "| games/s min | games/s median | games/s max | steps/game | games |",
-        "|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "|---|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
         steps = spread([r.steps_per_s for r in row.runs], ",.0f")
-        games = spread([r.games_per_s for r in row.runs], ".2f")
+        games = spread([r.games_per_s for r in row.runs], ",.1f")
         total_games = sum(r.games for r in row.runs)
         per_game = sum(r.steps for r in row.runs) / total_games
-        api = "`env()`" if row.api == "env" else "`raw_env()`"
-        cells = [
-            row.env_name,
-            api,
-            str(row.players),
-            row.options or "-",
-            *steps,
-            *games,
-            f"{per_game:.1f}",
-            str(total_games),
-        ]
+        api = f"`{row.api}()`" if row.api in APIS else row.api
+        cells = [row.library, row.env_name, api, str(row.players), row.options or "-", *steps, *games,
+                 f"{per_game:.1f}", str(total_games)]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
-def report(rows: Sequence[Row], skipped: Sequence[str], args: argparse.Namespace) -> str:
+def ratio_table(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
+    """Median agent steps/s of each of our rows over each peer's."""
+    head = "| ours \\ peer | " + " | ".join(f"{p.label} ({p.median:,.0f}/s)" for p in peers) + " |"
+    lines = [head, "|---|" + "--:|" * len(peers)]
+    for row in ours:
+        cells = [f"{row.median / p.median:.2f}x" for p in peers]
+        lines.append(f"| {row.label} ({row.median:,.0f}/s) | " + " | ".join(cells) + " |")
+    return lines
+
+
+def target_lines(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
+    lines = []
+    texas = [p for p in peers if p.env_name == "texas_holdem_v4"]
+    if texas:
+        best = max(texas, key=lambda p: p.median)
+        need = TEXAS_FACTOR * best.median
+        lines.append(f"- every env through `env()` >= {TEXAS_FACTOR:g}x {best.label} "
+                     f"({best.median:,.0f}/s, the faster texas API) = {need:,.0f} steps/s:")  # fmt: skip
+        for row in ours:
+            if row.api == "env":
+                verdict = "met" if row.median >= need else "NOT met"
+                lines.append(f"  - {row.label}: {row.median:,.0f}/s = {row.median / best.median:.2f}x, {verdict}")
+    spiel = [p for p in peers if p.library == "OpenSpiel"]
+    betting = [r for r in ours if r.env_name == "liars_dice_v0" and r.api == "raw_env" and r.players == 2
+               and r.options == "dice=1"]  # fmt: skip
+    if spiel and betting:
+        peer, row = spiel[0], betting[0]
+        need = peer.median / OPENSPIEL_FACTOR
+        verdict = "met" if row.median >= need else "NOT met"
+        lines.append(
+            f"- {row.label} within {OPENSPIEL_FACTOR:g}x of {peer.label} ({peer.median:,.0f}/s), "
+            f"i.e. >= {need:,.0f}/s: {row.median:,.0f}/s = 1/{peer.median / row.median:.2f}, {verdict}"
+        )
+    return lines or ["- no peer measured: targets not checked"]
+
+
+def report(rows: Sequence[Row], skipped: Sequence[str], args: argparse.Namespace, load: str) -> str:
+    ours = [r for r in rows if r.library == "bidbluff"]
+    peers = [r for r in rows if r.library != "bidbluff"]
     lines = [
         "# Env throughput: random legal play",
         "",
         *environment_lines(),
-        f"- {args.repeats} runs of {args.seconds:g} s per row (whole games; min/median/max over runs), "
-        f"seed {args.seed}",
+        f"- {args.repeats} runs of {args.seconds:g} s per row, rows round-robin (whole games; "
+        f"min/median/max over runs), seed {args.seed}",
+        f"- rates are per {CLOCK_NOTE[args.clock]}; "
+        + (
+            "every game of ours and PettingZoo's starts with reset(seed=...)"
+            if not args.seed_once
+            else "reset(seed=...) for the first game of a run only"
+        )
+        + " (OpenSpiel: chance outcomes drawn by the loop's own Generator)",
+        f"- machine load: {load}",
         "",
         *(table(rows) if rows else ["No env measured."]),
     ]
+    if ours and peers:
+        lines += ["", "## Ratios (median agent steps/s, ours / peer)", "", *ratio_table(ours, peers)]
+    lines += ["", "## Targets", "", *target_lines(ours, peers)]
     if skipped:
         lines += ["", *(f"- skipped {note}" for note in skipped)]
     return "\n".join(lines) + "\n"
@@ -205,9 +363,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=4, help="seats at the table (default: 4)")
     parser.add_argument("--api", choices=(*APIS, "both"), default="both", help="which constructor (default: both)")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of one timed run (default: 3)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs per env and API (default: 5)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per row (default: 5)")
     parser.add_argument("--seed", type=int, default=0, help="base seed for resets and action picks (default: 0)")
     parser.add_argument("--no-extra", action="store_true", help="skip the extra setups (liars_dice 2x1, 4x5)")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer environments")
+    parser.add_argument("--seed-once", action="store_true", help="reset(seed=...) for a run's first game only")
+    parser.add_argument("--clock", choices=tuple(CLOCK_NOTE), default="wall",
+                        help="rates per wall-clock or per CPU second of this process (default: wall)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown report to this file")
     args = parser.parse_args(argv)
     unknown = [name for name in args.envs if name not in envs.ENVS]
@@ -218,8 +380,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
+def build_rows(args: argparse.Namespace) -> tuple[list[Row], list[str]]:
     apis = APIS if args.api == "both" else (args.api,)
     rows: list[Row] = []
     skipped: list[str] = []
@@ -230,10 +391,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not low <= players <= high:
                 skipped.append(f"{name}: {players} players is outside {low}-{high}")
                 continue
-            for api in apis:
-                print(f"measuring {name} {players}p {options or ''} via {api}() ...", file=sys.stderr, flush=True)
-                rows.append(bench_env(name, api, players, args.seconds, args.repeats, args.seed, options))
-    text = report(rows, skipped, args)
+            rows += [our_row(name, api, players, options) for api in apis]
+    if args.no_peers:
+        skipped.append("peers (--no-peers)")
+    else:
+        for found, notes in (pettingzoo_rows(), openspiel_rows()):
+            rows += found
+            skipped += notes
+    return rows, skipped
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    CLOCK["name"] = args.clock
+    RESEED["every_game"] = not args.seed_once
+    rows, skipped = build_rows(args)
+    for note in skipped:
+        print(f"skipping {note}", file=sys.stderr, flush=True)
+    load_before = load_line()
+    for i in range(args.repeats):
+        print(f"round {i + 1}/{args.repeats}: {len(rows)} rows x {args.seconds:g} s ...", file=sys.stderr, flush=True)
+        for row in rows:
+            row.runs.append(row.measure(args.seconds, args.seed + 1_000_003 * (i + 1)))
+    load = f"before {load_before}; after {load_line()}"
+    text = report(rows, skipped, args, load)
     print(text, end="")
     if args.out is not None:
         args.out.write_text(text)

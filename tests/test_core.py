@@ -1,12 +1,14 @@
-"""The shared pieces: action codec and reward modes."""
+"""The shared pieces: action codec, reward modes and the env base's fast paths."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs.core.codec import ActionCodec, ActionKind
+import envs
+from envs.core.codec import ActionCodec, ActionKind, positions
 from envs.core.rewards import final_rewards
 
 CODEC = ActionCodec([ActionKind("pass"), ActionKind("bet", (5, 6)), ActionKind("card", (30,))])
@@ -74,3 +76,70 @@ def test_rank_and_score_mode_values():
     assert final_rewards([60, 20, 10], "score", 10.0) == pytest.approx([4.5, -1.5, -3.0])
     with pytest.raises(ValueError, match="reward_mode"):
         final_rewards([1, 2], "money")
+
+
+# -- the env base: fast paths must answer as the slow ones do --------------------------
+@pytest.mark.parametrize(
+    "env_name, options",
+    [
+        ("liars_dice_v0", {"num_players": 2, "dice": 1}),
+        ("liars_dice_v0", {"num_players": 4, "dice": 3, "specials": ("pirate king", "cursed")}),
+        ("liars_dice_v0", {"num_players": 3, "dice": 2, "preset": "classic"}),
+        ("libertalia_v0", {"num_players": 4}),
+        ("spytails_v0", {"num_players": 4}),
+    ],
+)
+def test_legal_action_ids_match_the_engine_actions(env_name, options):
+    """A game's ``legal_action_ids`` (overridden for speed or not) is the sorted ids of ``legal_actions()``."""
+    env = envs.make(env_name, raw=True, **options)
+    game = env.game
+    rng = np.random.default_rng(0)
+    for episode in range(20):
+        env.reset(seed=episode)
+        while not env.game_state.is_terminal():
+            state, seat = env.game_state, env.game_state.current_player()
+            expected = sorted(game.action_to_id(state, a, seat) for a in state.legal_actions())
+            assert game.legal_action_ids(state, seat) == expected
+            env.step(int(rng.choice(expected)))
+
+
+def test_positions_is_an_index_array():
+    assert positions([3, 1, 4]).tolist() == [3, 1, 4]
+    assert positions([]).shape == (0,)
+
+
+def test_env_wrapper_keeps_the_order_checks_and_plays_as_the_raw_env():
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    wrapped = envs.make("liars_dice_v0", num_players=3)
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(wrapped, name)
+    with pytest.raises(AssertionError):
+        wrapped.step(0)
+    raw = envs.make("liars_dice_v0", raw=True, num_players=3)
+    rng = np.random.default_rng(1)
+    for env in (wrapped, raw):
+        env.reset(seed=5)
+    for agent in wrapped.agent_iter():
+        assert agent == raw.agent_selection
+        got, want = wrapped.last(), raw.last()
+        assert np.array_equal(got[0]["observation"], want[0]["observation"])
+        assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
+        assert got[1:] == want[1:]
+        action = None if got[2] else int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
+        wrapped.step(action)
+        raw.step(action)
+    assert wrapped.agents == raw.agents == []
+    assert str(wrapped) == str(raw)
+
+
+def test_illegal_ids_are_refused_by_the_mask_check():
+    env = envs.make("liars_dice_v0", raw=True, num_players=2)
+    env.reset(seed=0)
+    legal = env.legal_action_ids()
+    for bad in (-1, env.game.codec.n, max(set(range(env.game.codec.n)) - set(legal)), None, "1"):
+        with pytest.raises(ValueError, match="cannot take action"):
+            env.step(bad)
+    env.step(legal[0])

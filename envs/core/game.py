@@ -94,7 +94,8 @@ class Game(ABC):
     score_scale: ClassVar[float]  # typical score spread, for reward_mode="score"
     zero_sum: ClassVar[bool] = True  # every reward mode sums to zero (see ``is_zero_sum``)
     # Extra env constructor options the generic tests also cover, each with its
-    # "num_players" (e.g. a partnership mode, or a variant preset).
+    # "num_players" (e.g. a partnership mode, or a variant preset); "slow": True
+    # leaves a table to the slow suite.
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = ()
     state_class: ClassVar[type[GameState]]
 
@@ -128,6 +129,14 @@ class Game(ABC):
     def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
         """Seat-relative id of an engine action; games with seat arguments override."""
         return self.codec.encode(action)
+
+    def legal_action_ids(self, state: GameState, seat: int) -> list[int]:
+        """Sorted ids of ``state.legal_actions()`` for ``seat`` (the acting seat).
+
+        The env asks this once per decision.  A game may override it with a
+        faster route to the same list (``tests/test_core.py`` checks that it agrees).
+        """
+        return sorted(self.action_to_id(state, a, seat) for a in state.legal_actions())
 
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
         return self.codec.decode(action_id)

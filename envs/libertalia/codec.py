@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, layout
+from envs.core.codec import Action, ActionCodec, ActionKind, layout, positions
 from envs.libertalia.content import BAG, BOOTY_NAMES, CHARACTERS, DAYS, NUM_RANKS
 from envs.libertalia.rules import DAY, DECISIONS, DUSK, PARROT, PHASES, LibertaliaState
 
@@ -122,10 +122,23 @@ _DEN_BOOTY, _SHIP, _ACTED, _HAS_CHOSEN = (SEAT_AT[f] for f in ("den_booty", "shi
 _CHOSEN, _DOUBLOONS, _SCORE, _TARGETS = (SEAT_AT[f] for f in ("chosen", "doubloons", "score", "targets"))
 
 
+_G = MAX_PLAYERS * SEAT_SIZE  # the shared block's start
+_CAMPAIGN, _DAY, _PHASE, _DECISION = (_G + SHARED_AT[f] for f in ("campaign", "day", "phase", "decision"))
+_PICKS_LEFT, _OFFICER, _BOOTY_DAYS = (_G + SHARED_AT[f] for f in ("picks_left", "officer", "booty_days"))
+_BAG, _UNDEALT, _OPTION_RANKS = (_G + SHARED_AT[f] for f in ("bag", "undealt", "option_ranks"))
+_OPTION_TOKENS = _G + SHARED_AT["option_tokens"]
+
+
 def encode(state: LibertaliaState, seat: int) -> np.ndarray:
-    """``seat``'s observation: its own cards, and only public facts about the others."""
+    """``seat``'s observation: its own cards, and only public facts about the others.
+
+    Values are gathered in Python lists and written in two numpy calls: one for
+    the counts and scores (``at`` / ``value``), one for the 1s (``ones``).
+    """
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    ones: list[int] = []  # positions set to 1, written in one go at the end
+    ones: list[int] = []  # positions set to 1
+    at: list[int] = []  # positions of the other values ...
+    value: list[float] = []  # ... and the values, clipped at 1 below
     n = state.num_players
     acted = _acted_seats(state)
     ship_of = {owner: rank for owner, rank in state.ship}
@@ -143,52 +156,53 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
             hand, discard = state.hands[s], state.discards[s]  # nothing unseen: the public knows them
         if state.hidden[s]:
             # for the observer too: how many of its cards the others cannot name
-            out[base + _UNSEEN] = min(1.0, state.hidden_count(s) / 3)
-        at = base + _HAND - 1
-        ones += [at + r for r in hand]
-        at = base + _DISCARD - 1
-        ones += [at + r for r in discard]
-        at = base + _DEN - 1
-        ones += [at + r for r in state.dens[s]]
+            at.append(base + _UNSEEN)
+            value.append(state.hidden_count(s) / 3)
+        ones += [base + _HAND - 1 + r for r in hand]
+        ones += [base + _DISCARD - 1 + r for r in discard]
+        ones += [base + _DEN - 1 + r for r in state.dens[s]]
         if s in ship_of:
             ones.append(base + _SHIP + ship_of[s] - 1)
         if s in acted:
             ones.append(base + _ACTED)
         if state.chosen[s]:
             ones.append(base + _HAS_CHOSEN)
-        at = base + _DEN_BOOTY
-        out[at : at + TOKENS] = state.den_booty[s]
-        out[at : at + TOKENS] /= 8
-        out[base + _DOUBLOONS] = state.doubloons[s] / 80
-        out[base + _SCORE] = state.score[s] / 300
-    g = MAX_PLAYERS * SEAT_SIZE
-    ones += (g + SHARED_AT["campaign"] + min(state.campaign, 2), g + SHARED_AT["day"] + min(state.day, DAYS - 1))
+        for t, count in enumerate(state.den_booty[s]):
+            if count:
+                at.append(base + _DEN_BOOTY + t)
+                value.append(count / 8)
+        at += (base + _DOUBLOONS, base + _SCORE)
+        value += (state.doubloons[s] / 80, state.score[s] / 300)
+    ones += (_CAMPAIGN + min(state.campaign, 2), _DAY + min(state.day, DAYS - 1))
     if state.phase in _PHASE_INDEX:
-        ones.append(g + SHARED_AT["phase"] + _PHASE_INDEX[state.phase])
+        ones.append(_PHASE + _PHASE_INDEX[state.phase])
     if state.pending:
-        ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
+        ones.append(_DECISION + _DECISION_INDEX[state.pending[0]])
     if state.phase == DUSK:
-        out[g + SHARED_AT["picks_left"]] = max(0, state.dusk_picks) / 2
-        out[g + SHARED_AT["officer"]] = float(state.dusk_officer)
-    at = g + SHARED_AT["booty_days"]
-    out[at : at + DAYS * TOKENS] = [c for row in state.booty_days for c in row]
-    out[at : at + DAYS * TOKENS] /= 6
-    at = g + SHARED_AT["bag"]
-    out[at : at + TOKENS] = state.bag
-    out[at : at + TOKENS] /= 10
-    at = g + SHARED_AT["undealt"] - 1
-    ones += [at + r for r in state.undealt]
+        at += (_PICKS_LEFT, _OFFICER)
+        value += (max(0, state.dusk_picks) / 2, float(state.dusk_officer))
+    for day, row in enumerate(state.booty_days):
+        for t, count in enumerate(row):
+            if count:
+                at.append(_BOOTY_DAYS + day * TOKENS + t)
+                value.append(count / 6)
+    for t, count in enumerate(state.bag):
+        if count:
+            at.append(_BAG + t)
+            value.append(count / 10)
+    ones += [_UNDEALT - 1 + r for r in state.undealt]
     if state.pending and state.pending[1] == seat:
         for action in state.legal_actions():
             if action[0] in _TARGETED:
                 rel = (action[1] - seat) % n
                 ones.append(rel * SEAT_SIZE + _TARGETS + action[2] - 1)
             elif action[0] in _RANKED:
-                ones.append(g + SHARED_AT["option_ranks"] + action[1] - 1)
+                ones.append(_OPTION_RANKS + action[1] - 1)
             else:
-                ones.append(g + SHARED_AT["option_tokens"] + action[1])
-    out[ones] = 1.0
+                ones.append(_OPTION_TOKENS + action[1])
+    out[positions(at)] = value
     np.minimum(out, 1.0, out=out)  # counts are clipped at 1
+    out[positions(ones)] = 1.0
     return out
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.lying_pirates.betting import BettingRound
 from envs.lying_pirates.betting_game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
 from envs.lying_pirates.dice import SPECIALS, Die
 
@@ -34,6 +35,23 @@ CODEC = ActionCodec(
         ActionKind("liar", (), "call the last bet a lie"),
     ]
 )
+
+
+EXACT_AT = CODEC.offset["exact"]
+LIAR_ID = CODEC.offset["liar"]
+
+
+def legal_action_ids(betting: BettingRound) -> list[int]:
+    """Sorted ids of ``betting.legal_actions()``, from the same raises without building the tuples."""
+    if betting.outcome:
+        return []
+    ids = [(q - 1) * FACE_SLOTS + f - 1 for q, f in betting.raises()]
+    if betting.bids:
+        if betting.rules.exact:
+            _, q0, f0 = betting.bids[-1]
+            ids += [EXACT_AT + (q0 - 1) * FACE_SLOTS + f0 - 1] + [EXACT_AT + i for i in ids]
+        ids.append(LIAR_ID)
+    return sorted(ids)
 
 
 def action_to_id(action: Action) -> int:

@@ -72,6 +72,9 @@ class LiarsDiceGame(Game):
     def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
         return betting_codec.action_to_id(action)
 
+    def legal_action_ids(self, state: BettingGameState, seat: int) -> list[int]:
+        return betting_codec.legal_action_ids(state.round)
+
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
         return betting_codec.id_to_action(action_id)
 

@@ -101,6 +101,9 @@ class BettingGameState(GameState):
         return "\n".join(lines)
 
 
+_SPECIAL_BY_NAME = {DIE_NAMES[k].lower(): k for k in SPECIALS}
+
+
 def new_game(
     num_players: int, rng: np.random.Generator, dice: int = 5, specials: tuple[str, ...] = (),
     preset: str = "lying_pirates",
@@ -110,15 +113,16 @@ def new_game(
         raise ValueError(f"preset {preset!r} is not one of {sorted(PRESETS)}")
     if not 1 <= dice <= MAX_DICE:
         raise ValueError(f"dice must be 1..{MAX_DICE}, not {dice}")
-    kinds = {DIE_NAMES[k].lower(): k for k in SPECIALS}
-    unknown = [name for name in specials if name.lower() not in kinds]
-    if unknown or len(set(specials)) != len(specials):
-        raise ValueError(f"specials must be distinct names from {sorted(kinds)}, not {list(specials)}")
+    if specials:
+        unknown = [name for name in specials if name.lower() not in _SPECIAL_BY_NAME]
+        if unknown or len(set(specials)) != len(specials):
+            raise ValueError(f"specials must be distinct names from {sorted(_SPECIAL_BY_NAME)}, not {list(specials)}")
     cups: dict[int, list[list[int]]] = {s: [[Die.CREW, 0] for _ in range(dice)] for s in range(num_players)}
     for name in specials:
-        cups[int(rng.integers(num_players))].append([kinds[name.lower()], 0])
-    for cup in cups.values():
-        for die in cup:
-            die[1] = roll(die[0], rng)
+        cups[int(rng.integers(num_players))].append([_SPECIAL_BY_NAME[name.lower()], 0])
+    # One draw for every die, in cup order: the same numbers as one ``roll`` per die.
+    dice_in_play = [die for cup in cups.values() for die in cup]
+    for die, side in zip(dice_in_play, rng.integers(6, size=len(dice_in_play)).tolist(), strict=True):
+        die[1] = FACES[die[0]][side]
     betting = BettingRound(cups, list(range(num_players)), num_players, PRESETS[preset])
     return BettingGameState(num_players, betting)

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, layout
+from envs.core.codec import Action, ActionCodec, ActionKind, layout, positions
 from envs.spytails.content import (
     ACE,
     CARD_NAMES,
@@ -307,9 +307,9 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
         hot.append(_OPTIONS + 1)
     if state.revealed:
         hot.append(_REVEALED)
-    out = np.bincount(counted, minlength=OBSERVATION_SIZE).astype(np.float32)
+    out = np.bincount(positions(counted), minlength=OBSERVATION_SIZE).astype(np.float32)
     out *= _COUNT
-    out[hot] = 1.0
-    out[at_value] = value
+    out[positions(hot)] = 1.0
+    out[positions(at_value)] = value
     np.minimum(out, 1.0, out=out)
     return out
