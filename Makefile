@@ -13,8 +13,14 @@ $(STAMP): pyproject.toml constraints.txt
 
 setup: $(STAMP)
 
-run: $(STAMP)  ## the main job: a seeded match of random agents on every finished game
-	$(BIN)/bidbluff match --games 20 --seed 0
+MAIN := runs/main
+run: $(STAMP)  ## the main job: a short self-play run on the default game, then its tournament
+	rm -rf $(MAIN)
+	$(BIN)/bidbluff selfplay liars_dice_v0 --trainer batched --players 4 --opponents heuristic,random \
+		--imitate heuristic --imitate-steps 100000 --time-limit 200 --total-steps 2000000 \
+		--checkpoint-every 100000 --eval-games 100 --out $(MAIN)
+	$(BIN)/bidbluff tournament liars_dice_v0 --agents $(MAIN)/final.zip,shipped,heuristic,random \
+		--players 4 --games 1000 --seed 0
 
 test: $(STAMP)  ## lint + the default test suite (slow tests excluded)
 	$(BIN)/ruff check .
@@ -23,8 +29,10 @@ test: $(STAMP)  ## lint + the default test suite (slow tests excluded)
 test-slow: $(STAMP)  ## the slow suite: long random-play fuzz
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
-bench: $(STAMP)
+bench: $(STAMP)  ## speed: envs against peer envs, then training throughput (see bench/README.md)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[bench]"
 	$(BIN)/python bench/bench_envs.py
+	$(BIN)/python bench/bench_training.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache

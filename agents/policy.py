@@ -41,9 +41,10 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be trusted for the env it is asked to play."""
 
 
-def env_signature(env_name: str) -> dict[str, Any]:
-    """What a policy depends on in an env: its name, version, spaces and action layout."""
-    game = envs.load(env_name).raw_env.game
+def env_signature(env_name: str, env_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a policy depends on in an env with ``env_options``: its name, version, spaces and action layout
+    (an option may change them: Lying Pirates' expansion and variants use a larger layout)."""
+    game = type(envs.load(env_name).raw_env.game)(**(env_options or {}))
     kinds = [[k.name, list(k.shape)] for k in game.codec.kinds]
     layout = hashlib.sha256(json.dumps([kinds, game.observation_size]).encode()).hexdigest()[:16]
     match = re.fullmatch(r"(.+)_v(\d+)", env_name)
@@ -114,7 +115,7 @@ def read_sidecar(path: str | Path, env_name: str | None = None) -> dict[str, Any
         )
     if env_name is not None and env_name != trained_on:
         raise CheckpointError(f"checkpoint {path} was trained on {trained_on}, not {env_name}")
-    now = env_signature(trained_on)
+    now = env_signature(trained_on, meta.get("env_options") or {})
     for key in ("env_version", "observation_shape", "action_n", "layout"):
         if meta.get(key) != now[key]:
             raise CheckpointError(

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import envs
-
-
-def env_cases() -> list[tuple[str, int, dict]]:
-    """Every env at every player count, plus the extra tables its Game lists in ``test_configs``."""
-    cases = []
-    for name in envs.ENVS:
-        game = envs.load(name).raw_env.game
-        cases += [(name, n, {}) for n in range(game.min_players, game.max_players + 1)]
-        for config in game.test_configs:
-            options = dict(config)
-            cases.append((name, options.pop("num_players"), options))
-    return cases
 
 
 def case_id(name: str, n: int, options: dict) -> str:
@@ -24,7 +14,23 @@ def case_id(name: str, n: int, options: dict) -> str:
     return f"{name}-{n}p{extra}"
 
 
+def env_cases() -> list[Any]:
+    """``(env_name, num_players, env_options)`` params: every env at every player count, plus the extra
+    tables its Game lists in ``test_configs``.  A config with ``"slow": True`` runs in the slow suite only
+    (``make test-slow``, which CI runs too)."""
+    cases = []
+    for name in envs.ENVS:
+        game = envs.load(name).raw_env.game
+        for n in range(game.min_players, game.max_players + 1):
+            cases.append(pytest.param(name, n, {}, id=case_id(name, n, {})))
+        for config in game.test_configs:
+            options = dict(config)
+            marks = [pytest.mark.slow] if options.pop("slow", False) else []
+            n = options.pop("num_players")
+            cases.append(pytest.param(name, n, options, marks=marks, id=case_id(name, n, options)))
+    return cases
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if {"env_name", "num_players", "env_options"} <= set(metafunc.fixturenames):
-        cases = env_cases()
-        metafunc.parametrize(("env_name", "num_players", "env_options"), cases, ids=[case_id(*c) for c in cases])
+        metafunc.parametrize(("env_name", "num_players", "env_options"), env_cases())

@@ -144,7 +144,7 @@ def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, 
     import torch
 
     return {
-        **env_signature(config.env),
+        **env_signature(config.env, config.env_options),
         "env_options": dict(config.env_options),
         "num_players": num_players,
         "algorithm": "MaskablePPO",
