@@ -15,7 +15,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import envs
-from envs.core.game import TERMINAL
+from envs.core.game import TERMINAL, play_randomly
 
 MAX_STEPS = 5000  # far beyond any real game; a game that does not end within it is a bug
 
@@ -239,12 +239,7 @@ def test_resampled_states_play_to_the_end(env_name, num_players, env_options):
             break
     sample = state.resample_hidden(0, rng)
     type(sample).from_dict(sample.to_dict())  # still a valid position
-    for _ in range(MAX_STEPS):
-        if sample.is_terminal():
-            break
-        legal = sample.legal_actions()
-        assert legal
-        sample.apply(legal[rng.integers(len(legal))], rng)
+    play_randomly(sample, rng, MAX_STEPS)
     assert sample.is_terminal()
 
 
@@ -330,12 +325,7 @@ def test_many_random_games(env_name, num_players, env_options, chunk):
         seed = chunk * 500 + g
         rng = np.random.default_rng(seed)
         state = game.new_state(num_players, rng)
-        for _ in range(MAX_STEPS):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            assert legal, f"seed {seed}: no legal action for seat {state.current_player()}"
-            state.apply(legal[rng.integers(len(legal))], rng)
+        play_randomly(state, rng, MAX_STEPS)
         assert state.is_terminal(), f"seed {seed}: game did not end"
         if g % 50 == 0:
             type(state).from_dict(state.to_dict())

@@ -82,6 +82,20 @@ class GameState(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
+def play_randomly(state: GameState, rng: np.random.Generator, max_steps: int) -> int:
+    """Play uniformly random legal actions on ``state`` until it ends or ``max_steps`` were taken (the
+    fuzz tests' and rollouts' loop); returns the steps taken.  A live state without a legal action is an
+    engine bug: ``ValueError``."""
+    for step in range(max_steps):
+        if state.is_terminal():
+            return step
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError(f"no legal action for seat {state.current_player()} in a live state")
+        state.apply(legal[rng.integers(len(legal))], rng)
+    return max_steps
+
+
 class Game(ABC):
     """Facts about a game and its codec: what the env needs beyond the engine."""
 

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from envs.core.game import play_randomly
 from envs.lying_pirates.content import VARIANTS
 from envs.lying_pirates.rules import LyingPiratesState, new_game
 
@@ -29,12 +30,7 @@ def test_random_games_with_options_end(option_set, num_players):
     for seed in range(200):
         rng = np.random.default_rng(seed)
         state = new_game(num_players, rng, **options)
-        for _ in range(MAX_STEPS):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            assert legal, f"seed {seed}: no legal action for seat {state.current_player()}"
-            state.apply(legal[rng.integers(len(legal))], rng)
+        play_randomly(state, rng, MAX_STEPS)
         assert state.is_terminal(), f"seed {seed}: game did not end"
         if seed % 50 == 0:
             assert LyingPiratesState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
