@@ -96,6 +96,8 @@ class BatchedConfig:
     net_arch: list[int] = field(default_factory=lambda: [128],
                                 metadata={"help": "hidden layers of the policy and of the value head after the "
                                                   "trunk"})  # fmt: skip
+    init: str = field(default="", metadata={"help": "a checkpoint of this env whose network (same layout and sizes) "
+                                                    "this run starts from, a fine-tune ('': fresh)"})  # fmt: skip
     imitate: str = field(default="", metadata={"help": "a teacher agent spec (e.g. heuristic) whose choice at every "
                                                        "learner decision is imitated early on ('': none)"})
     imitate_steps: int = field(default=0, metadata={"help": "decisions over which the imitation weight falls "
@@ -227,6 +229,21 @@ def load_model(path: Path, env_name: str) -> tuple[Any, dict[str, Any]]:
     return MaskablePPO.load(checkpoint_paths(path)[0], device="cpu"), meta
 
 
+def start_from(policy: Any, path: Path, config: BatchedConfig) -> None:
+    """Copy checkpoint ``path``'s network into ``policy`` (a new run's); a different env, layout or size is
+    an error naming the difference."""
+    donor, meta = load_model(path, config.env)
+    if (meta.get("env_options") or {}) != dict(config.env_options):
+        raise ValueError(f"--init {path}: trained with env options {meta.get('env_options') or {}}, "
+                         f"this run has {config.env_options}")  # fmt: skip
+    ours, theirs = policy.state_dict(), donor.policy.state_dict()
+    differ = [k for k in ours if k not in theirs or theirs[k].shape != ours[k].shape]
+    if differ or set(theirs) - set(ours):
+        raise ValueError(f"--init {path}: its network differs from this run's (--trunk {config.trunk}, --net-arch "
+                         f"{config.net_arch}) in {', '.join(differ or sorted(set(theirs) - set(ours)))}")  # fmt: skip
+    policy.load_state_dict(theirs)
+
+
 # -- the rollout ---------------------------------------------------------------------
 class Rollout:
     """Preallocated learner decisions of one rollout (room for one step of every game past the target)."""
@@ -347,6 +364,8 @@ class BatchedTrainer:
         else:
             (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
             self.model = new_model(config, self.num_players)
+            if config.init:
+                start_from(self.model.policy, Path(config.init), config)
         (self.out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2) + "\n")
         self.policy = self.model.policy
         self.policy.set_training_mode(False)

@@ -79,6 +79,15 @@ def count_for(cups: dict[int, list[list[int]]], face: int, judged: int, rules: B
     return total
 
 
+def raises_after(rules: BettingRules, last: tuple[int, int] | None, top: int, captains: int) -> list[tuple[int, int]]:
+    """The bets (quantity, face) that may follow ``last`` (None: the opening bet) with ``top`` dice in play."""
+    if last:
+        q0, f0 = last
+        return [(q, f) for q in range(q0, top + 1) for f in rules.faces if q > q0 or f > f0]
+    cap = min(top, captains) if rules.first_bid_cap else top
+    return [(q, f) for q in range(1, cap + 1) for f in rules.faces]
+
+
 @dataclass
 class BettingRound:
     """One betting phase.
@@ -111,12 +120,8 @@ class BettingRound:
 
     def raises(self) -> list[tuple[int, int]]:
         """Every bet that may follow the last one (or open the phase)."""
-        top = self.dice_in_play
-        if self.bids:
-            _, q0, f0 = self.bids[-1]
-            return [(q, f) for q in range(q0, top + 1) for f in self.rules.faces if q > q0 or f > f0]
-        cap = min(top, self.captains) if self.rules.first_bid_cap else top
-        return [(q, f) for q in range(1, cap + 1) for f in self.rules.faces]
+        last = (self.bids[-1][1], self.bids[-1][2]) if self.bids else None
+        return raises_after(self.rules, last, self.dice_in_play, self.captains)
 
     def legal_actions(self) -> list[tuple]:
         if self.outcome:

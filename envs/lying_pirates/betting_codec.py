@@ -20,10 +20,12 @@ seat made it (34 x 6 x 6, one-hot seat).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind
-from envs.lying_pirates.betting import BettingRound
+from envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
 from envs.lying_pirates.betting_game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
 from envs.lying_pirates.dice import SPECIALS, Die
 
@@ -45,13 +47,20 @@ def legal_action_ids(betting: BettingRound) -> list[int]:
     """Sorted ids of ``betting.legal_actions()``, from the same raises without building the tuples."""
     if betting.outcome:
         return []
-    ids = [(q - 1) * FACE_SLOTS + f - 1 for q, f in betting.raises()]
-    if betting.bids:
-        if betting.rules.exact:
-            _, q0, f0 = betting.bids[-1]
+    last = (betting.bids[-1][1], betting.bids[-1][2]) if betting.bids else None
+    return list(_legal_ids(betting.rules, last, betting.dice_in_play, betting.captains))
+
+
+@lru_cache(maxsize=4096)
+def _legal_ids(rules: BettingRules, last: tuple[int, int] | None, top: int, captains: int) -> tuple[int, ...]:
+    """The legal ids depend on nothing else: the rules, the last bet, the dice in play and the captains."""
+    ids = [(q - 1) * FACE_SLOTS + f - 1 for q, f in raises_after(rules, last, top, captains)]
+    if last:
+        if rules.exact:
+            q0, f0 = last
             ids += [EXACT_AT + (q0 - 1) * FACE_SLOTS + f0 - 1] + [EXACT_AT + i for i in ids]
         ids.append(LIAR_ID)
-    return sorted(ids)
+    return tuple(sorted(ids))
 
 
 def action_to_id(action: Action) -> int:
@@ -82,31 +91,44 @@ _TABLE_AT = _SEATS_AT + MAX_PLAYERS * SEAT
 _HISTORY_AT = _TABLE_AT + 1 + 1 + FACE_SLOTS
 
 
+_CREW = int(Die.CREW)
+_SPECIAL_AT = {int(kind): FACE_SLOTS + i * 7 for i, kind in enumerate(SPECIALS)}  # + face: the one-hot
+_SEAT_SPECIAL_AT = {int(kind): 3 + i for i, kind in enumerate(SPECIALS)}
+
+
 def encode(state: BettingGameState, seat: int) -> np.ndarray:
+    # A few dozen values in 1,308: single writes beat building index arrays at this size.
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     betting = state.round
     n = state.num_players
+    crew = [0] * FACE_SLOTS
     for kind, face in betting.cups[seat]:
-        if kind == Die.CREW:
-            out[face - 1] += 0.2
+        if kind == _CREW:
+            crew[face - 1] += 1
         else:
-            out[FACE_SLOTS + SPECIALS.index(kind) * 7 + face] = 1.0
-    bettors = set(betting.bettors)
+            out[_SPECIAL_AT[kind] + face] = 1.0
+    for face, count in enumerate(crew):
+        if count:
+            out[face] = count / 5
+    bettors = betting.bettors
+    cups = betting.cups
     for rel in range(n):
         s = (seat + rel) % n
         at = _SEATS_AT + rel * SEAT
         out[at] = 1.0
-        out[at + 1] = float(s in bettors)
-        cup = betting.cups.get(s, [])
+        if s in bettors:
+            out[at + 1] = 1.0
+        cup = cups.get(s, ())
         out[at + 2] = len(cup) / 10
         for kind, _ in cup:
-            if kind != Die.CREW:
-                out[at + 3 + SPECIALS.index(kind)] = 1.0
+            if kind != _CREW:
+                out[at + _SEAT_SPECIAL_AT[kind]] = 1.0
     out[_TABLE_AT] = betting.dice_in_play / MAX_QUANTITY
-    if betting.bids:
-        _, q, f = betting.bids[-1]
+    bids = betting.bids
+    if bids:
+        _, q, f = bids[-1]
         out[_TABLE_AT + 1] = q / MAX_QUANTITY
         out[_TABLE_AT + 2 + f - 1] = 1.0
-    for who, q, f in betting.bids:
-        out[_HISTORY_AT + ((q - 1) * FACE_SLOTS + f - 1) * MAX_PLAYERS + (who - seat) % n] = 1.0
+        for who, q, f in bids:
+            out[_HISTORY_AT + ((q - 1) * FACE_SLOTS + f - 1) * MAX_PLAYERS + (who - seat) % n] = 1.0
     return out

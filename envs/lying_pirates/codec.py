@@ -212,6 +212,7 @@ _PHASES = {"betting": 0, "sail": 1, "action": 2, "final": 3}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 _REROLL_DIE = {"sail": 0, "pt": 1, "battle": 2}
 _SPECIAL_SLOT = {int(d): i for i, d in enumerate(SPECIALS)}
+_CREW_DIE = int(Die.CREW)
 _WATER = {"safe": 0, "uncharted": 1, "treacherous": 2}
 _POSITION, _PHANTOM, _LAPS, _HOME, _COINS, _CREW, _SPECIALS, _HAND_SIZE, _KNOWN, _TILES = (
     SEAT_AT[f] for f in ("position", "phantom", "laps", "home", "coins", "crew", "specials", "hand_size", "known",
@@ -223,12 +224,35 @@ _EXCLUDED, _NEXT_EXCLUDED, _USED, _TOKEN, _RESULT, _BATTLING, _ICON = (
 _REVEAL, _REVEAL_SPECIALS, _FINAL_CREW = (SEAT_AT[f] for f in ("reveal", "reveal_specials", "final_crew"))
 
 
-def _cup_faces(ones: list[int], out: np.ndarray, at: int, at_specials: int, cup: list[list[int]]) -> None:
+def _cup_faces(ones: list[int], at: list[int], val: list[float], crew_at: int, specials_at: int,
+               cup: list[list[int]]) -> None:  # fmt: skip
+    """A cup's crew faces as counts / 10 and its special dice's faces one-hot (the Mayor die: elsewhere)."""
+    crew = []
     for kind, face in cup:
-        if kind == Die.CREW:
-            out[at + face - 1] += 0.1
-        elif kind in _SPECIAL_SLOT:  # the Mayor die (expansion) has its own fields
-            ones.append(at_specials + _SPECIAL_SLOT[kind] * 7 + face)
+        if kind == _CREW_DIE:
+            crew.append(face - 1)
+        elif kind in _SPECIAL_SLOT:
+            ones.append(specials_at + _SPECIAL_SLOT[kind] * 7 + face)
+    _count(at, val, crew_at, crew, 10)
+
+
+def _count(at: list[int], val: list[float], start: int, items: list[int], per_one: int) -> None:
+    """How often each index occurs in ``items``, as count / ``per_one`` (at most 1), from position ``start``."""
+    counts: dict[int, int] = {}  # a plain dict: Counter costs more than it saves on lists this short
+    for i in items:
+        counts[i] = counts.get(i, 0) + 1
+    for i, n in counts.items():
+        at.append(start + i)
+        val.append(min(n / per_one, 1.0))
+
+
+def _count_row(at: list[int], val: list[float], start: int, counts: list[int], per_one: int) -> None:
+    """A row of counts (mostly zeros), as count / ``per_one`` (at most 1), from position ``start``."""
+    if any(counts):
+        for i, n in enumerate(counts):
+            if n:
+                at.append(start + i)
+                val.append(min(n / per_one, 1.0))
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
@@ -241,8 +265,12 @@ def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
 
 
 def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
+    # Gathered, then written in two calls: the positions set to 1, and (position, value) pairs (each
+    # position once, the value already clipped to [0, 1]).
     out = np.zeros(size, dtype=np.float32)
-    ones: list[int] = []  # positions set to 1, written in one go at the end
+    ones: list[int] = []
+    at: list[int] = []
+    val: list[float] = []
     c_n = state.captains
     lap = state.lap
     result = state.result or {}
@@ -258,33 +286,28 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
     for rel in range(c_n):
         c = (seat + rel) % c_n
         base = rel * SEAT_SIZE
-        ones += (base, base + _POSITION + state.position(c))
+        progress = state.progress[c]
+        ones += (base, base + _POSITION + progress % lap)
         if c == state.phantom:
             ones.append(base + _PHANTOM)
-        progress = state.progress[c]
-        out[base + _LAPS] = progress / (2 * lap)
         if progress >= lap:
             ones.append(base + _HOME)
-        out[base + _COINS] = state.coins[c] / 20
-        out[base + _CREW] = state.crews.crew[c] / 10
-        ones += [base + _SPECIALS + i for i, d in enumerate(SPECIALS) if holder[int(d)] == c]
         hand = state.hands[c]
-        out[base + _HAND_SIZE] = len(hand) / 10
-        at = base + _KNOWN
+        at += (base + _LAPS, base + _COINS, base + _CREW, base + _HAND_SIZE)
+        val += (min(progress / (2 * lap), 1.0), min(state.coins[c] / 20, 1.0), min(state.crews.crew[c] / 10, 1.0),
+                min(len(hand) / 10, 1.0))  # fmt: skip
         if c == seat:
-            for k in hand:
-                out[at + k] += 1 / 3
+            _count(at, val, base + _KNOWN, hand, 3)
         else:
-            out[at : at + KINDS] = state.known[seat][c]
-            out[at : at + KINDS] /= 3
+            _count_row(at, val, base + _KNOWN, state.known[seat][c], 3)
         if state.placing is not None and c < state.num_players:
-            for t in state.placing["tiles"][c]:
-                out[base + _TILES + _WATER[ALL_TILES[t].water]] += 1 / 9
+            _count(at, val, base + _TILES, [_WATER[ALL_TILES[t].water] for t in state.placing["tiles"][c]], 9)
         if c in state.excluded:
             ones.append(base + _EXCLUDED)
         if c in state.next_excluded:
             ones.append(base + _NEXT_EXCLUDED)
-        ones += [base + _USED + i for i, used in enumerate(state.used[c]) if used]
+        if any(state.used[c]):
+            ones += [base + _USED + i for i, used in enumerate(state.used[c]) if used]
         if c == state.token:
             ones.append(base + _TOKEN)
         if result:
@@ -295,21 +318,29 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
                 ones.append(base + _ICON + rolls[c])
         cup = reveal.get(str(c))
         if cup:
-            _cup_faces(ones, out, base + _REVEAL, base + _REVEAL_SPECIALS, cup)
+            _cup_faces(ones, at, val, base + _REVEAL, base + _REVEAL_SPECIALS, cup)
         if state.final:
-            out[base + _FINAL_CREW] = state.final["crew"][c] / 20
+            at.append(base + _FINAL_CREW)
+            val.append(min(state.final["crew"][c] / 20, 1.0))
+    for i, d in enumerate(SPECIALS):
+        c = holder[int(d)]
+        if c >= 0:
+            ones.append((c - seat) % c_n * SEAT_SIZE + _SPECIALS + i)
     g = MAX_CAPTAINS * SEAT_SIZE
     betting = state.betting
     if betting is not None:
         if seat in betting.cups:
-            _cup_faces(ones, out, g + SHARED_AT["cup"], g + SHARED_AT["cup_specials"], betting.cups[seat])
-        at = g + SHARED_AT["bets"]
-        ones += [at + ((q - 1) * BET_FACES + f - 2) * MAX_CAPTAINS + (who - seat) % c_n for who, q, f in betting.bids]
+            _cup_faces(ones, at, val, g + SHARED_AT["cup"], g + SHARED_AT["cup_specials"], betting.cups[seat])
+        first = g + SHARED_AT["bets"]
+        ones += [first + ((q - 1) * BET_FACES + f - 2) * MAX_CAPTAINS + (who - seat) % c_n
+                 for who, q, f in betting.bids]  # fmt: skip
         if betting.bids:
             _, q, f = betting.bids[-1]
-            out[g + SHARED_AT["last_bet"]] = q / MAX_QUANTITY
+            at.append(g + SHARED_AT["last_bet"])
+            val.append(q / MAX_QUANTITY)
             ones.append(g + SHARED_AT["last_bet"] + 1 + f - 2)
-        out[g + SHARED_AT["in_play"]] = betting.dice_in_play / MAX_QUANTITY
+        at.append(g + SHARED_AT["in_play"])
+        val.append(min(betting.dice_in_play / MAX_QUANTITY, 1.0))
     if state.phase in _PHASES:
         ones.append(g + SHARED_AT["phase"] + _PHASES[state.phase])
     elif state.phase != "over":
@@ -332,33 +363,22 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
                  g + SHARED_AT["pt"] + (2 if state.pt["face"] == "O" else 3))  # fmt: skip
     if state.direction > 0:
         ones.append(g + SHARED_AT["direction"])
-    at = g + SHARED_AT["map"]
-    ones += [at + slot * len(TILES) + tile for slot, tile in enumerate(state.slots) if 0 <= tile < BASE_TILES]
-    at = g + SHARED_AT["played"]
-    for _, card in state.played:
-        out[at + card] += 1 / 3
-    at = g + SHARED_AT["discard"]
-    for card in state.discard:
-        out[at + card] += 1 / 5
-    out[g + SHARED_AT["deck"]] = len(state.deck) / 83
+    first = g + SHARED_AT["map"]
+    ones += [first + slot * len(TILES) + tile for slot, tile in enumerate(state.slots) if 0 <= tile < BASE_TILES]
+    _count(at, val, g + SHARED_AT["played"], [card for _, card in state.played], 3)
+    _count(at, val, g + SHARED_AT["discard"], state.discard, 5)
+    at.append(g + SHARED_AT["deck"])
+    val.append(min(len(state.deck) / 83, 1.0))
     if state.draft is not None and seat < state.num_players:
-        at = g + SHARED_AT["picks"]
-        for card in state.draft["picked"][seat]:
-            out[at + card] += 1 / 3
+        _count(at, val, g + SHARED_AT["picks"], state.draft["picked"][seat], 3)
     if state.placing is not None and seat < state.num_players:
-        at = g + SHARED_AT["own_tiles"]
-        ones += [at + t for t in state.placing["tiles"][seat] if t < BASE_TILES]
-    out[g + SHARED_AT["round"]] = state.round_no / 30
+        first = g + SHARED_AT["own_tiles"]
+        ones += [first + t for t in state.placing["tiles"][seat] if t < BASE_TILES]
+    at.append(g + SHARED_AT["round"])
+    val.append(min(state.round_no / 30, 1.0))
     out[ones] = 1.0
-    np.minimum(out, 1.0, out=out)  # counts and scales are clipped at 1
+    out[at] = val
     return out
-
-
-def _counts(cards: list[int]) -> list[int]:
-    counts = [0] * KINDS
-    for k in cards:
-        counts[k] += 1
-    return counts
 
 
 # -- the options' block ---------------------------------------------------------------------------------------

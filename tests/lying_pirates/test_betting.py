@@ -179,3 +179,22 @@ def test_env_options_and_specials():
     classic.reset(seed=0)
     assert classic.num_players == 2
     assert "bid 1x1" in [classic.action_to_str(i) for i in classic.legal_action_ids()]
+
+
+def test_env_observation_holds_own_dice_the_table_and_every_bet_by_relative_seat():
+    from envs.lying_pirates import betting_codec as bc
+
+    env = liars_dice_v0.raw_env(num_players=3, dice=3)
+    env.reset(seed=0)
+    env.game_state.round.cups = cups_of([1, 4, 4], [2, 3, 5], [6, 6, 6])
+    env.step(env.str_to_action("bid 2x4"))  # player_0
+    env.step(env.str_to_action("bid 3x5"))  # player_1
+    obs = env.observe("player_2")["observation"]
+    assert list(obs[:6]) == pytest.approx([0, 0, 0, 0, 0, 3 / 5])  # own crew faces 1-6, counts / 5
+    seats = obs[bc._SEATS_AT : bc._SEATS_AT + 6 * bc.SEAT].reshape(6, bc.SEAT)
+    assert list(seats[:, 0]) == [1, 1, 1, 0, 0, 0]  # present, from the observer on
+    assert list(seats[:3, 2]) == pytest.approx([0.3] * 3)  # dice count / 10
+    assert obs[bc._TABLE_AT] == pytest.approx(9 / bc.MAX_QUANTITY)
+    assert obs[bc._TABLE_AT + 1] == pytest.approx(3 / bc.MAX_QUANTITY) and obs[bc._TABLE_AT + 2 + 4] == 1
+    history = obs[bc._HISTORY_AT :].reshape(bc.MAX_QUANTITY, 6, 6)  # quantity, face, relative seat
+    assert sorted(map(tuple, np.argwhere(history))) == [(1, 3, 1), (2, 4, 2)]  # player_0 is 1 after, player_1 2

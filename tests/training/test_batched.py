@@ -12,7 +12,7 @@ import torch
 
 import agents
 import envs
-from agents.policy import read_sidecar
+from agents.policy import CheckpointError, read_sidecar
 from training.batched import (
     BatchedConfig,
     BatchedTrainer,
@@ -216,3 +216,22 @@ def test_imitation_labels_learner_decisions_with_the_teacher_and_pulls_the_polic
 def test_a_teacher_that_needs_the_engine_is_refused(tmp_path):
     with pytest.raises(ValueError, match="observations alone"):
         BatchedTrainer(BatchedConfig("liars_dice_v0", imitate="ismcts:5", out=str(tmp_path)), progress_bar=False)
+
+
+def test_init_starts_a_new_run_from_a_checkpoints_network(tmp_path):
+    env_name = "libertalia_v0"
+    donor = tmp_path / "donor"
+    assert main(["selfplay", env_name, "--total-steps", "96", "--out", str(donor), *TINY]) == 0
+    config = BatchedConfig(env_name, trunk=32, net_arch=[16], init=str(donor / "final.zip"), out=str(tmp_path / "r"))
+    trainer = BatchedTrainer(config, progress_bar=False)
+    assert trainer.steps == 0  # a new run, not a resume
+    mine, theirs = trainer.policy.state_dict(), agents.make(str(donor / "final.zip")).model.policy.state_dict()
+    assert mine.keys() == theirs.keys() and all(torch.equal(mine[k], theirs[k]) for k in mine)
+
+    wider = BatchedConfig(env_name, trunk=64, net_arch=[16], init=str(donor / "final.zip"), out=str(tmp_path / "w"))
+    with pytest.raises(ValueError, match=r"--init .*differs from this run's"):
+        BatchedTrainer(wider, progress_bar=False)
+    other = BatchedConfig("spytails_v0", trunk=32, net_arch=[16], init=str(donor / "final.zip"),
+                          out=str(tmp_path / "o"))
+    with pytest.raises(CheckpointError, match="trained on libertalia_v0, not spytails_v0"):
+        BatchedTrainer(other, progress_bar=False)
