@@ -84,7 +84,8 @@ class BatchedConfig:
     num_games: int = field(default=64, metadata={"help": "games played side by side"})
     rollout_steps: int = field(default=8192, metadata={"help": "learner decisions per rollout (one update)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
-    n_epochs: int = field(default=4, metadata={"help": "optimisation epochs per rollout"})
+    n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout (two: the update then "
+                                                      "costs about what playing the rollout does)"})  # fmt: skip
     minibatch_size: int = field(default=256, metadata={"help": "minibatch size"})
     gamma: float = field(default=0.995, metadata={"help": "discount per decision of a seat"})
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
