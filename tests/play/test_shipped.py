@@ -41,3 +41,23 @@ def test_shipped_needs_its_env_and_says_which_is_missing(tmp_path, monkeypatch):
     monkeypatch.setattr(agents, "CHECKPOINTS", tmp_path)
     with pytest.raises(ValueError, match="no shipped checkpoint"):
         agents.make("shipped", env_name="libertalia_v0")
+
+
+def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
+    from training.ship import main as ship
+
+    dest = tmp_path / "ship.zip"
+    source = agents.shipped_path("liars_dice_v0")
+    assert ship([str(source), "--games", "4", "--dest", str(dest)]) == 0
+    first = read_sidecar(dest, "liars_dice_v0")
+    assert first["exported_from"] == str(source) and first["optimizer_state"].startswith("dropped")
+    assert [r["lineup"] for r in first["tournaments"]] == ["heuristic vs 3 random", "shipped vs 3 random",
+                                                           "shipped vs 3 heuristic"]  # fmt: skip
+    assert all(r["games"] == 4 and "--games 4 --seed 1" in r["command"] for r in first["tournaments"])
+
+    # re-shipping over it: the row without the checkpoint is taken over, the checkpoint's rows are played again
+    assert ship([str(source), "--games", "4", "--dest", str(dest), "--keep-baseline"]) == 0
+    again = read_sidecar(dest, "liars_dice_v0")["tournaments"]
+    assert again[0] == {**first["tournaments"][0], "reused": True}
+    assert not any(r.get("reused") for r in again[1:])
+    assert [r["win_share"] for r in again[1:]] == [r["win_share"] for r in first["tournaments"][1:]]  # seeded
