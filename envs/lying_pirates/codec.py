@@ -82,6 +82,8 @@ waiting for "keep one" (21 + 7), coasters still free (8), cargo left to lose.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind, layout
@@ -236,23 +238,27 @@ def _cup_faces(ones: list[int], at: list[int], val: list[float], crew_at: int, s
     _count(at, val, crew_at, crew, 10)
 
 
+def _counted(at: list[int], val: list[float], start: int, counts: Iterable[tuple[int, int]], per_one: int) -> None:
+    """(index, count) pairs as count / ``per_one`` (at most 1) at ``start`` + index; zero counts skipped."""
+    for i, n in counts:
+        if n:
+            at.append(start + i)
+            val.append(min(n / per_one, 1.0))
+
+
 def _count(at: list[int], val: list[float], start: int, items: list[int], per_one: int) -> None:
-    """How often each index occurs in ``items``, as count / ``per_one`` (at most 1), from position ``start``."""
-    counts: dict[int, int] = {}  # a plain dict: Counter costs more than it saves on lists this short
+    """How often each index occurs in ``items`` (a plain dict: Counter costs more than it saves on lists
+    this short)."""
+    counts: dict[int, int] = {}
     for i in items:
         counts[i] = counts.get(i, 0) + 1
-    for i, n in counts.items():
-        at.append(start + i)
-        val.append(min(n / per_one, 1.0))
+    _counted(at, val, start, counts.items(), per_one)
 
 
 def _count_row(at: list[int], val: list[float], start: int, counts: list[int], per_one: int) -> None:
-    """A row of counts (mostly zeros), as count / ``per_one`` (at most 1), from position ``start``."""
+    """A row of counts, mostly all zeros."""
     if any(counts):
-        for i, n in enumerate(counts):
-            if n:
-                at.append(start + i)
-                val.append(min(n / per_one, 1.0))
+        _counted(at, val, start, enumerate(counts), per_one)
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
