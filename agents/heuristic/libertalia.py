@@ -27,6 +27,7 @@ everything in doubloons:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -73,11 +74,19 @@ class View:
     def n(self) -> int:
         return len(self.seats)
 
+    @cached_property
+    def opponents_den(self) -> frozenset[int]:
+        """The ranks in any opponent's den (for the cards that care whether another den holds them)."""
+        return frozenset(r for s in self.seats[1:] for r in s.den)
+
 
 def _ranks(block: np.ndarray, name: str, size: int) -> list[list[int]]:
     """Per seat row of ``block``: the ranks whose bit is set in field ``name``."""
-    bits = block[:, SEAT_AT[name] : SEAT_AT[name] + size] > 0.5
-    return [(np.flatnonzero(row) + 1).tolist() for row in bits]
+    rows, columns = np.nonzero(block[:, SEAT_AT[name] : SEAT_AT[name] + size] > 0.5)
+    out: list[list[int]] = [[] for _ in range(len(block))]
+    for row, rank in zip(rows.tolist(), (columns + 1).tolist(), strict=True):
+        out[row].append(rank)
+    return out
 
 
 def _numbers(block: np.ndarray, name: str, size: int, scale: float) -> list[list[int]]:
@@ -241,16 +250,16 @@ class LibertaliaHeuristic(SeededAgent):
     def _key(colour: int, rank: int) -> tuple[int, int]:
         return (rank, tie_break(colour, rank))
 
-    def _place_odds(self, view: View, rank: int) -> np.ndarray:
+    def _place_odds(self, view: View, rank: int) -> list[float]:
         """P(k opponents outrank our ``rank`` today), each playing a card it may hold at random."""
         mine = tie_break(view.me.colour, rank)
-        pmf = np.zeros(view.n)
-        pmf[0] = 1.0
+        pmf = [1.0] + [0.0] * (view.n - 1)
         for i, seat in enumerate(view.seats[1:]):
             hand = seat.hand or [rank]
             above = sum(r > rank for r in hand) + (rank in hand and tie_break(seat.colour, rank) > mine)
             p = above / len(hand)
-            pmf[1 : i + 2] = pmf[1 : i + 2] * (1 - p) + pmf[: i + 1] * p
+            for k in range(i + 1, 0, -1):  # downwards, so pmf[k - 1] is still the previous seat's
+                pmf[k] = pmf[k] * (1 - p) + pmf[k - 1] * p
             pmf[0] *= 1 - p
         return pmf
 
@@ -265,7 +274,7 @@ class LibertaliaHeuristic(SeededAgent):
         return out
 
     def card_value(self, view: View, day: int, rank: int, place: int | None = None,
-                   odds: np.ndarray | None = None) -> float:  # fmt: skip
+                   odds: list[float] | None = None) -> float:  # fmt: skip
         """``rank``'s worth if played on ``day``: booty at dusk + day ability + den value.
 
         ``place``: its known place in the dusk order (0 = first to choose); else drawn from ``odds``
@@ -282,9 +291,9 @@ class LibertaliaHeuristic(SeededAgent):
                 booty = sum(tokens[place : place + take])
             else:
                 odds = self._place_odds(view, rank) if odds is None else odds
-                booty = sum(float(p) * sum(tokens[k : k + take]) for k, p in enumerate(odds) if p > 1e-9)
-        others = frozenset(r for s in view.seats[1:] for r in s.den)
-        return booty + self.ability_value(rank, view, nights) + self.den_value(rank, view.me, nights, others)
+                booty = sum(p * sum(tokens[k : k + take]) for k, p in enumerate(odds) if p > 1e-9)
+        den = self.den_value(rank, view.me, nights, view.opponents_den)
+        return booty + self.ability_value(rank, view, nights) + den
 
     @staticmethod
     def _greedy(values: dict[tuple[int, int], float], cards: set[int], days: set[int]) -> float:
