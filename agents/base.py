@@ -59,6 +59,18 @@ def legal_ids(observation: dict[str, np.ndarray], agent: str) -> np.ndarray:
     return legal
 
 
+def observation_for(agent: Any, env: Any, name: str) -> dict[str, np.ndarray | None]:
+    """What ``agent`` needs to act as ``name`` in the AEC env ``env`` (``name`` is acting).
+
+    An agent that picks from the legal actions alone says ``needs_observation = False`` and gets the
+    mask with ``"observation": None``: the loops that step opponents (the training view, the batched
+    trainer) then skip building an observation nobody reads, most of an env step on the board games.
+    """
+    if getattr(agent, "needs_observation", True):
+        return env.observe(name)
+    return {"observation": None, "action_mask": env.unwrapped.action_masks()}
+
+
 def bind_all(agents: list[Any], env: Any) -> None:
     """Start of a game: ``reset()`` every agent and ``bind(env)`` the ones that need the engine."""
     for agent in agents:
@@ -86,6 +98,7 @@ class RandomAgent(SeededAgent):
     """Uniform over the legal actions; seeded for reproducible matches."""
 
     name = "random"
+    needs_observation = False  # the mask is enough
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         return int(self.rng.choice(legal_ids(observation, agent)))

@@ -53,7 +53,7 @@ from torch import nn
 
 import agents as agent_lib
 import envs
-from agents.base import bind_all, seat_of
+from agents.base import bind_all, observation_for, seat_of
 from agents.policy import checkpoint_paths, read_sidecar, write_sidecar
 from training.train import (
     EVAL_COLUMNS,
@@ -436,7 +436,7 @@ class BatchedTrainer:
             player = self.pool.baselines[who]
             if getattr(player, "needs_env", False):
                 player.bind(env)
-            env.step(player.act(env.observe(agent), agent))
+            env.step(player.act(observation_for(player, env, agent), agent))
             table.steps += 1
 
     def _close_segment(self, rows: list[int], reward: float, terminal: bool, bootstrap: float) -> None:

@@ -25,7 +25,7 @@ from gymnasium import spaces
 
 import agents as agent_lib
 import envs
-from agents.base import bind_all
+from agents.base import bind_all, observation_for
 
 MAX_EMPTY_GAMES = 1000  # games in a row in which the learner never had to decide: a configuration error
 MAX_EPISODE_STEPS = 5_000  # learner decisions; past this the episode is truncated (a policy looping)
@@ -176,7 +176,7 @@ class SingleAgentView(gym.Env):
             agent = self.seated[aec.possible_agents.index(name)]
             if getattr(agent, "needs_env", False):
                 agent.bind(aec)  # a pool shared by several views (the league) may have bound it elsewhere
-            self._step(agent.act(aec.observe(name), name))
+            self._step(agent.act(observation_for(agent, aec, name), name))
 
     def _observe(self) -> np.ndarray:
         return self.aec.observe(self.learner)["observation"]

@@ -7,6 +7,7 @@ import pytest
 
 import agents
 import envs
+from agents.base import observation_for
 from agents.heuristic import HEURISTICS
 
 MAX_STEPS = 20_000
@@ -76,3 +77,18 @@ def test_unknown_specs_are_refused():
         agents.make("random:3")
     assert agents.make("ismcts:40ms").time_ms == 40
     assert agents.make("ismcts:7").simulations == 7
+
+
+@pytest.mark.parametrize("env_name", envs.ENVS)
+def test_mask_only_agents_get_the_mask_and_act_the_same(env_name):
+    """``observation_for`` skips the observation for agents that say they do not read it (random), and
+    such an agent picks the same actions from the mask alone as from the full observation."""
+    full_pick, mask_pick = agents.make("random", seed=3), agents.make("random", seed=3)
+    heuristic = agents.make("heuristic", env_name=env_name, seed=0) if env_name in HEURISTICS else None
+    for env, name, obs in random_states(env_name, 3, {}, 2, seed=8):
+        given = observation_for(mask_pick, env, name)
+        assert given["observation"] is None
+        np.testing.assert_array_equal(given["action_mask"], obs["action_mask"])
+        assert mask_pick.act(given, name) == full_pick.act(obs, name)
+        if heuristic is not None:
+            np.testing.assert_array_equal(observation_for(heuristic, env, name)["observation"], obs["observation"])
