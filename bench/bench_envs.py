@@ -49,8 +49,9 @@ import envs
 APIS = ("env", "raw_env")
 
 # Speed targets (medians, same run): every env through env() at least this many times the agent
-# steps/s of texas_holdem_v4 (its faster API); the betting env (2 x 1 die) through raw_env within
-# this factor of OpenSpiel's liars_dice.
+# steps/s of texas_holdem_v4 (checked like for like, texas through env() too, and against its
+# faster raw_env); the betting env (2 x 1 die) through raw_env within this factor of OpenSpiel's
+# liars_dice.
 TEXAS_FACTOR = 3.0
 OPENSPIEL_FACTOR = 4.0
 
@@ -309,16 +310,20 @@ def ratio_table(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
 
 def target_lines(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
     lines = []
-    texas = [p for p in peers if p.env_name == "texas_holdem_v4"]
-    if texas:
-        best = max(texas, key=lambda p: p.median)
-        need = TEXAS_FACTOR * best.median
-        lines.append(f"- every env through `env()` >= {TEXAS_FACTOR:g}x {best.label} "
-                     f"({best.median:,.0f}/s, the faster texas API) = {need:,.0f} steps/s:")  # fmt: skip
+    texas = {p.api: p for p in peers if p.env_name == "texas_holdem_v4"}
+    # Two readings of "through env(), >= 3x texas_holdem_v4": like for like (texas through env() too),
+    # and against texas's faster raw_env(); each gets its own verdict.
+    for api, reading in (("env", "like for like"), ("raw_env", "strict: the faster texas API")):
+        if api not in texas:
+            continue
+        peer = texas[api]
+        need = TEXAS_FACTOR * peer.median
+        lines.append(f"- every env through `env()` >= {TEXAS_FACTOR:g}x {peer.label} "
+                     f"({peer.median:,.0f}/s; {reading}) = {need:,.0f} steps/s:")  # fmt: skip
         for row in ours:
             if row.api == "env":
                 verdict = "met" if row.median >= need else "NOT met"
-                lines.append(f"  - {row.label}: {row.median:,.0f}/s = {row.median / best.median:.2f}x, {verdict}")
+                lines.append(f"  - {row.label}: {row.median:,.0f}/s = {row.median / peer.median:.2f}x, {verdict}")
     spiel = [p for p in peers if p.library == "OpenSpiel"]
     betting = [r for r in ours if r.env_name == "liars_dice_v0" and r.api == "raw_env" and r.players == 2
                and r.options in (LIKE_OPENSPIEL, "dice=1")]  # fmt: skip
