@@ -255,7 +255,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         saved = json.loads(saved_path.read_text())
         if set(saved) - names:
             extra = sorted(set(saved) - names)
-            raise SystemExit(f"--resume: {saved_path} is not a run of this trainer (it has options {extra})")
+            fits = [how for how, cls in (("bidbluff train", TrainConfig), ("selfplay --trainer sb3", SelfPlayConfig),
+                                         ("selfplay --trainer batched", BatchedConfig))
+                    if set(saved) <= {f.name for f in dataclasses.fields(cls)}]  # fmt: skip
+            hint = f"; it is a run of `{fits[0]}`: resume it with that command" if fits else ""
+            raise SystemExit(f"--resume: {saved_path} is not a run of this trainer (it has options {extra}){hint}")
         changed = [k for k, v in given.items() if k not in resumable and saved.get(k) != v]
         if changed:
             raise SystemExit(f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "

@@ -50,6 +50,6 @@ def test_selfplay_runs_and_resumes(tmp_path):
     assert main(["selfplay", "liars_dice_v0", "--resume", "--total-steps", "192", *tiny]) == 0
     league = json.loads((out / "league.json").read_text())
     assert [s["steps"] for s in league["snapshots"]] == [64, 128, 192]
-    with pytest.raises(SystemExit, match="not a run of this trainer"):
+    with pytest.raises(SystemExit, match=r"not a run of this trainer .* it is a run of `selfplay --trainer sb3`"):
         main(["train", "liars_dice_v0", "--resume", "--out", str(out)])
     assert agents.make(str(out / "final.zip"), env_name="liars_dice_v0").meta["steps"] >= 192
