@@ -22,6 +22,11 @@ calls it by hand (``agent.bind(env)``).  ``bind`` keeps a reference to
 determinise it with ``state.resample_hidden(seat, rng)``, which keeps exactly
 what the acting seat knows and redraws everything else.  An agent that needs
 the env and was not bound raises ``RuntimeError`` rather than guessing.
+
+Mask-only agents.  An agent that picks from the legal actions alone (random)
+says ``needs_observation = False``; the loops that step opponents (the training
+view, the batched trainer) then hand it ``observation_for(...)``: the mask, with
+``"observation": None``, and skip building a vector nobody reads.
 """
 
 from __future__ import annotations
