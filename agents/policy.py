@@ -44,7 +44,7 @@ class CheckpointError(ValueError):
 def env_signature(env_name: str, env_options: dict[str, Any] | None = None) -> dict[str, Any]:
     """What a policy depends on in an env with ``env_options``: its name, version, spaces and action layout
     (an option may change them: Lying Pirates' expansion and variants use a larger layout)."""
-    game = type(envs.load(env_name).raw_env.game)(**(env_options or {}))
+    game = envs.game(env_name, **(env_options or {}))
     kinds = [[k.name, list(k.shape)] for k in game.codec.kinds]
     layout = hashlib.sha256(json.dumps([kinds, game.observation_size]).encode()).hexdigest()[:16]
     match = re.fullmatch(r"(.+)_v(\d+)", env_name)

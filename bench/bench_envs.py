@@ -179,7 +179,7 @@ def our_row(env_name: str, api: str, players: int, options: dict[str, Any] | Non
 
 
 def player_range(env_name: str) -> tuple[int, int]:
-    game = envs.load(env_name).raw_env.game
+    game = envs.game(env_name)
     return game.min_players, game.max_players
 
 

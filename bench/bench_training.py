@@ -158,7 +158,7 @@ def maskable_ppo(env_name: str, n_envs: int, steps: int, seed: int) -> Measureme
     vec_env = timed_vec_env(SubprocVecEnv([factory(i) for i in range(n_envs)]))
     try:
         model = new_model(config, vec_env, None)
-        players = envs.load(env_name).raw_env.game.default_players
+        players = envs.game(env_name).default_players
         start = time.perf_counter()
         model.learn(total_timesteps=steps, progress_bar=False)
         wall = time.perf_counter() - start

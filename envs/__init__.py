@@ -1,4 +1,5 @@
-"""bidbluff environments.  ``ENVS`` lists every registered versioned env module."""
+"""bidbluff environments.  ``ENVS`` lists every registered versioned env module; ``make`` builds an env,
+``game`` the configured ``Game`` behind it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,13 @@ def load(name: str) -> ModuleType:
     if name not in ENVS:
         raise ValueError(f"unknown env {name!r}; registered: {', '.join(ENVS)}")
     return importlib.import_module(f"envs.{name}")
+
+
+def game(name: str, **options: Any) -> Any:
+    """The ``Game`` of env ``name`` configured with its setup ``options`` (``envs.game("lying_pirates_v0",
+    expansion="cities_of_greed")``): its codec, observation size and player counts are the ones a table
+    with those options has.  Sizes must come from here, not from the env class's unconfigured prototype."""
+    return type(load(name).raw_env.game)(**options)
 
 
 def make(name: str, raw: bool = False, **kwargs: Any) -> Any:

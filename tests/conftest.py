@@ -20,7 +20,7 @@ def env_cases() -> list[Any]:
     (``make test-slow``, which CI runs too)."""
     cases = []
     for name in envs.ENVS:
-        game = envs.load(name).raw_env.game
+        game = envs.game(name)
         for n in range(game.min_players, game.max_players + 1):
             cases.append(pytest.param(name, n, {}, id=case_id(name, n, {})))
         for config in game.test_configs:

@@ -143,3 +143,26 @@ def test_illegal_ids_are_refused_by_the_mask_check():
         with pytest.raises(ValueError, match="cannot take action"):
             env.step(bad)
     env.step(legal[0])
+
+
+def test_envs_game_is_configured_by_its_options():
+    """Sizes come from the configured game: the expansion's layout is larger than the base one."""
+    base = envs.game("lying_pirates_v0")
+    cities = envs.game("lying_pirates_v0", expansion="cities_of_greed")
+    env = envs.make("lying_pirates_v0", raw=True, num_players=3, expansion="cities_of_greed")
+    assert cities.observation_size == env.observation_space("player_0")["observation"].shape[0]
+    assert cities.observation_size > base.observation_size
+    assert cities.codec.n == env.action_space("player_0").n
+    with pytest.raises(ValueError, match="no option"):
+        envs.game("liars_dice_v0", expansion="cities_of_greed")
+
+
+def test_winner_reward_is_zero_sum_where_the_game_pays_survivors_nothing():
+    """liars_dice_v0's own "win" payoffs give survivors 0; "winner" makes every non-winner pay."""
+    env = envs.make("liars_dice_v0", raw=True, num_players=4, dice=1, reward_mode="winner")
+    env.reset(seed=0)
+    env.step(env.unwrapped.str_to_action("bid 1x2"))
+    env.step(env.unwrapped.str_to_action("liar"))
+    rewards = [env.rewards[a] for a in env.possible_agents]
+    assert sorted(rewards) == pytest.approx([-1 / 3] * 3 + [1.0])
+    assert final_rewards([1.0, -1.0, 0.0, 0.0], "winner") == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])

@@ -337,7 +337,6 @@ class BatchedTrainer:
     """One run (see the module docstring): ``run()`` trains to ``total_steps`` and returns the final zip."""
 
     def __init__(self, config: BatchedConfig, resume: bool = False, progress_bar: bool = True) -> None:
-        module = envs.load(config.env)
         if not 0.0 <= config.pool_fraction < 1.0:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
         if config.pool_fraction > 0 and not config.opponents and config.pool_max <= 0:
@@ -347,7 +346,7 @@ class BatchedTrainer:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
         self.config = config
         self.progress_bar = progress_bar
-        game = module.raw_env.game
+        game = envs.game(config.env, **config.env_options)
         self.num_players = config.players or game.default_players
         self.out = Path(config.out or f"runs/{config.env}-batched")
         torch.set_num_threads(config.torch_threads)

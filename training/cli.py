@@ -17,7 +17,7 @@ from rich.table import Table
 
 import agents
 import envs
-from training.match import play_match
+from arena.match import play_match
 
 
 # -- match ------------------------------------------------------------------------
@@ -25,8 +25,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     console = Console()
     names = [args.env] if args.env else list(envs.ENVS)
     for name in names:
-        module = envs.load(name)
-        game = module.raw_env.game
+        game = envs.game(name)
         n = args.players or game.default_players
         seats = [agents.make(kind, env_name=name, seed=args.seed + i) for i, kind in enumerate(_lineup(args.agents, n))]
         start = time.perf_counter()
@@ -77,12 +76,12 @@ def expand_specs(text: str) -> list[str]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
-    from training.tournament import run_tournament
+    from arena.tournament import run_tournament
 
     console = Console(stderr=True)
     specs = expand_specs(args.agents)
     env_options = json.loads(args.env_options) if args.env_options else {}
-    game = envs.load(args.env).raw_env.game
+    game = envs.game(args.env, **env_options)
     n = args.players or game.default_players
     deals = -(-args.games // n)
     with Progress(console=console, transient=True, disable=args.quiet) as progress:
@@ -157,7 +156,7 @@ def _write_csv(target: str, rows: list[dict[str, Any]], n: int) -> None:
 
 # -- play / replay -------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    from training.play import parse_option, play
+    from arena.play import parse_option, play
 
     options = dict(parse_option(text) for text in args.option)
     try:
@@ -170,8 +169,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from training import records
-    from training.play import show_replay
+    from arena import records
+    from arena.play import show_replay
 
     show_replay(records.load(args.file), view="all" if args.all else args.seat, step=args.step)
     return 0

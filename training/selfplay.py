@@ -112,7 +112,7 @@ class League:
         self.save()
 
     def _evaluate(self, path: Path, previous: str) -> dict[str, Any]:
-        from training.tournament import run_tournament
+        from arena.tournament import run_tournament
 
         n = self.config.players or default_players(self.config.env)
         new = agent_lib.load(path, env_name=self.config.env, deterministic=True)
@@ -164,7 +164,7 @@ class League:
 
 
 def default_players(env_name: str) -> int:
-    return envs.load(env_name).raw_env.game.default_players
+    return envs.game(env_name).default_players
 
 
 def selfplay(config: SelfPlayConfig, resume: bool = False, progress_bar: bool = True) -> Path:

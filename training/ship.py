@@ -52,7 +52,7 @@ def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None,
     """The shipping tournaments (see the module docstring); ``path`` stands for ``shipped``.  A row of
     ``known`` with the same command is taken as it is when the lineup has no shipped agent (its
     result does not depend on the checkpoint)."""
-    from training.tournament import run_tournament
+    from arena.tournament import run_tournament
 
     rows = []
     for hero, villain in LINEUPS:

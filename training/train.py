@@ -162,7 +162,7 @@ def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, 
 def evaluate(model: Any, config: TrainConfig, games: int, seed: int, num_players: int) -> list[dict[str, Any]]:
     """Win share of the greedy policy against each training opponent (the other seats all that opponent),
     seats rotated over duplicate deals; one row per opponent."""
-    from training.tournament import run_tournament
+    from arena.tournament import run_tournament
 
     meta = {"env": config.env, "steps": int(model.num_timesteps)}
     learner = PolicyAgent(model, meta, deterministic=True, name="learner")
@@ -308,7 +308,7 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
     envs.load(config.env)  # a clear error for an unknown env
     out = Path(config.out or f"runs/{config.env}")
     torch.set_num_threads(config.torch_threads)
-    num_players = config.players or envs.load(config.env).raw_env.game.default_players
+    num_players = config.players or envs.game(config.env, **config.env_options).default_players
     if config.checkpoint_every < 1 or config.total_steps < 1:
         raise ValueError("total_steps and checkpoint_every must be positive")
 

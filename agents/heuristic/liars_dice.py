@@ -1,6 +1,6 @@
 """A probability-minded Liar's dice player for ``liars_dice_v0``.
 
-It decodes its observation (layout in ``envs.lying_pirates.betting_codec``):
+It decodes its observation (layout in ``envs.liars_dice.codec``):
 its own dice, every cup's size and which special dice each seat holds, and
 the last bet.  The dice it cannot see are independent: a crew die counts
 toward a bet face with probability 1/3 (the face or the wild one; 1/6 when
@@ -29,8 +29,8 @@ import functools
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
-from envs.lying_pirates.betting_codec import CODEC, FACE_SLOTS, OWN, SEAT
-from envs.lying_pirates.betting_game import MAX_PLAYERS, MAX_QUANTITY
+from envs.liars_dice.codec import CODEC, FACE_SLOTS, OWN, SEAT
+from envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY
 from envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 _BID, _EXACT, _LIAR = CODEC.offset["bid"], CODEC.offset["exact"], CODEC.offset["liar"]

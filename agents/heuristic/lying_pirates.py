@@ -28,10 +28,10 @@ import numpy as np
 
 from agents.base import SeededAgent, legal_ids
 from agents.heuristic import liars_dice as ld
+from envs.liars_dice.codec import CODEC as LD_CODEC
+from envs.liars_dice.codec import FACE_SLOTS
+from envs.liars_dice.game import MAX_QUANTITY as LD_MAX_QUANTITY
 from envs.lying_pirates.battle import Icon
-from envs.lying_pirates.betting_codec import CODEC as LD_CODEC
-from envs.lying_pirates.betting_codec import FACE_SLOTS
-from envs.lying_pirates.betting_game import MAX_QUANTITY as LD_MAX_QUANTITY
 from envs.lying_pirates.codec import (
     BET_FACES,
     CODEC,

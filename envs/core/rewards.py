@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-REWARD_MODES = ("win", "rank", "score")
+REWARD_MODES = ("win", "winner", "rank", "score")
 
 
 def final_rewards(scores: list[float], mode: str = "win", score_scale: float = 1.0) -> list[float]:
     """Rewards at game end.
 
     ``win``: winner +1, every other seat -1/(n-1); k tied winners share the
-    losers' total equally.  ``rank``: +1 for first down to -1 for last in
+    losers' total equally.  ``winner``: the same, and it stays so in games
+    whose own ``win`` payoffs differ (``liars_dice_v0`` gives survivors 0):
+    its expectation is an affine function of the win share alone.  ``rank``: +1 for first down to -1 for last in
     equal steps, tied seats averaging their places.  ``score``: own score
     minus the mean of the others, divided by ``score_scale``.
     """
     n = len(scores)
-    if mode == "win":
+    if mode in ("win", "winner"):
         best = max(scores)
         winners = [s == best for s in scores]
         k = sum(winners)

@@ -48,7 +48,7 @@ def test_ismcts_picks_legal_actions(env_name):
     agent = agents.make("ismcts:3", env_name=env_name, seed=0)
     rng = np.random.default_rng(0)
     checked = 0
-    for env, name, obs in random_states(env_name, envs.load(env_name).raw_env.game.default_players, {}, 2, 5):
+    for env, name, obs in random_states(env_name, envs.game(env_name).default_players, {}, 2, 5):
         if rng.random() < 0.15:
             agent.bind(env)
             action = agent.act(obs, name)

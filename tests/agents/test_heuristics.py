@@ -8,8 +8,8 @@ import agents
 import envs
 from agents.heuristic import liars_dice as ld
 from agents.heuristic import libertalia as lib
+from arena.match import play_match
 from envs.libertalia.rules import booty_total
-from training.match import play_match
 
 
 def test_poisson_binomial_matches_the_binomial():

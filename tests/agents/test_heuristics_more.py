@@ -13,8 +13,8 @@ import agents
 import envs
 from agents.heuristic import lying_pirates as lp
 from agents.heuristic import spytails as sp
+from arena.match import play_match
 from envs.lying_pirates.dice import Die
-from training.match import play_match
 
 
 def _random_decisions(env_name: str, seed: int, steps: int, num_players: int = 4):

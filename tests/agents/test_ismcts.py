@@ -29,7 +29,7 @@ def test_needs_a_bind_and_the_right_env():
 
 
 def live_position(env_name: str, seed: int = 3):
-    n = envs.load(env_name).raw_env.game.default_players
+    n = envs.game(env_name).default_players
     env = envs.make(env_name, raw=True, num_players=n)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)

@@ -182,7 +182,7 @@ def test_env_options_and_specials():
 
 
 def test_env_observation_holds_own_dice_the_table_and_every_bet_by_relative_seat():
-    from envs.lying_pirates import betting_codec as bc
+    from envs.liars_dice import codec as bc
 
     env = liars_dice_v0.raw_env(num_players=3, dice=3)
     env.reset(seed=0)

@@ -9,7 +9,7 @@ import pytest
 import agents
 import envs
 from agents.policy import read_sidecar
-from training.play import default_opponent, play
+from arena.play import default_opponent, play
 
 
 class FirstMove(io.StringIO):

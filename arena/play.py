@@ -24,8 +24,8 @@ import agents as agent_lib
 import envs
 from agents.base import bind_all, seat_of
 from agents.human import HumanAgent, PlayerQuitError
-from training import records
-from training.match import MAX_STEPS
+from arena import records
+from arena.match import MAX_STEPS
 
 SECRET_CHECKS = 12  # alternatives compared to decide whether the human could tell which action was taken
 
@@ -107,7 +107,7 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
     """
     console = _console(output, width)
     options = dict(env_options or {})
-    game = envs.load(env_name).raw_env.game
+    game = envs.game(env_name, **options)
     n = num_players or game.default_players
     if not 0 <= seat < n:
         raise ValueError(f"--seat {seat}: seats are 0-{n - 1}")

@@ -24,7 +24,7 @@ loses and the previous bettor wins.  `preset="classic"` plays OpenSpiel's
 `{"observation": float32[1308], "action_mask": int8[409]}`: own dice,
 each seat's dice count and special dice, the last bet and the whole bet
 history with who made each bet (seats relative to the observer).  See
-`envs.lying_pirates.betting_codec`.
+`envs.liars_dice.codec`.
 
 ### Rewards
 `reward_mode="win"` (default): winners +1, losers -1, survivors 0 (so a right
@@ -44,8 +44,8 @@ import numpy as np
 from envs.core.aec import BoardGameEnv, wrap
 from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
-from envs.lying_pirates import betting_codec
-from envs.lying_pirates.betting_game import BettingGameState, new_game
+from envs.liars_dice import codec as ld_codec
+from envs.liars_dice.game import BettingGameState, new_game
 
 
 class LiarsDiceGame(Game):
@@ -53,8 +53,8 @@ class LiarsDiceGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 2
-    codec: ClassVar[ActionCodec] = betting_codec.CODEC
-    observation_size: ClassVar[int] = betting_codec.OBSERVATION_SIZE
+    codec: ClassVar[ActionCodec] = ld_codec.CODEC
+    observation_size: ClassVar[int] = ld_codec.OBSERVATION_SIZE
     score_scale: ClassVar[float] = 1.0
     zero_sum: ClassVar[bool] = False
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
@@ -67,19 +67,19 @@ class LiarsDiceGame(Game):
         return new_game(num_players, rng, **options)
 
     def encode(self, state: BettingGameState, seat: int) -> np.ndarray:
-        return betting_codec.encode(state, seat)
+        return ld_codec.encode(state, seat)
 
     def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
-        return betting_codec.action_to_id(action)
+        return ld_codec.action_to_id(action)
 
     def legal_action_ids(self, state: BettingGameState, seat: int) -> list[int]:
-        return betting_codec.legal_action_ids(state.round)
+        return ld_codec.legal_action_ids(state.round)
 
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
-        return betting_codec.id_to_action(action_id)
+        return ld_codec.id_to_action(action_id)
 
     def action_to_str(self, action: Action) -> str:
-        return betting_codec.action_to_str(action)
+        return ld_codec.action_to_str(action)
 
     def final_rewards(self, state: GameState, mode: str) -> list[float]:
         if mode == "win":

@@ -23,7 +23,7 @@ import numpy as np
 
 import agents as agent_lib
 import envs
-from training.match import MAX_STEPS, GameRecord, play_game
+from arena.match import MAX_STEPS, GameRecord, play_game
 
 Z95 = 1.959963984540054
 
@@ -152,11 +152,11 @@ def run_tournament(
 
     ``specs``: agent spec strings (``agents.make``) or agent objects; ``agent_options``: extra
     constructor options per spec string (``{"ismcts": {"simulations": 50}}``); ``save_games``: a
-    directory that gets each game's record (``training.records``) as ``game_NNNNN.json``.
+    directory that gets each game's record (``arena.records``) as ``game_NNNNN.json``.
     """
     import time
 
-    game = envs.load(env_name).raw_env.game
+    game = envs.game(env_name, **(env_options or {}))
     n = num_players or game.default_players
     if not game.min_players <= n <= game.max_players:
         raise ValueError(f"{env_name} is for {game.min_players}-{game.max_players} players, not {n}")
@@ -184,7 +184,7 @@ def run_tournament(
             if save_games is not None:
                 from pathlib import Path
 
-                from training import records
+                from arena import records
 
                 saved = records.record_game(env_name, n, seed + deal, record.actions, record.scores, env_options,
                                             [entries[i][0] for i in seated], record.truncated)  # fmt: skip

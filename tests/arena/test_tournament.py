@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from arena.tournament import Ratings, lineup, ranks_from_scores, run_tournament, wilson_interval
 from training.cli import expand_specs, main
-from training.tournament import Ratings, lineup, ranks_from_scores, run_tournament, wilson_interval
 
 
 def test_wilson_interval_known_values():
@@ -80,7 +80,7 @@ def test_cli_writes_json_and_csv(tmp_path, capsys):
 
 
 def test_a_looping_game_is_stopped_and_counted():
-    from training.match import play_game
+    from arena.match import play_game
 
     record = play_game("libertalia_v0", [__import__("agents").make("random", seed=0)] * 2, 0, 2, max_steps=10)
     assert record.truncated and record.steps == 10 and len(record.scores) == 2

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import envs
+from arena import records
+from arena.play import new_entries, parse_option, play, show_replay
 from envs.lying_pirates.betting import faces_shown
-from training import records
 from training.cli import main
-from training.play import new_entries, parse_option, play, show_replay
 
 # small, fast configurations of every registered env
 CONFIGS = {

@@ -25,8 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
 from envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
-from envs.lying_pirates.betting_game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
 from envs.lying_pirates.dice import SPECIALS, Die
 
 FACE_SLOTS = 6
