@@ -231,7 +231,7 @@ class BoardGameEnv(AECEnv):
             seat = None
         else:
             seat = int(view)
-        text = self.game_state.render(seat)
+        text = self.game.render(self.game_state, seat)
         if self.render_mode == "human":
             print(text)
             return None

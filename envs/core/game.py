@@ -8,6 +8,7 @@ it, and prints itself.  Engines import nothing from gymnasium or pettingzoo.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -69,12 +70,9 @@ class GameState(ABC):
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> GameState:
         """A full state consistent with everything ``seat`` knows, drawn at random."""
 
-    @abstractmethod
-    def render(self, seat: int | None = None) -> str:
-        """Text board from ``seat``'s view; ``None`` shows everything."""
-
     def __str__(self) -> str:
-        return self.render(None)
+        """The whole position as data (the board is drawn by its game: ``Game.render``)."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
@@ -165,6 +163,11 @@ class Game(ABC):
     def setup_options(self) -> tuple[str, ...]:
         """Names ``reset(options=...)`` accepts besides ``state``."""
         return ()
+
+    @abstractmethod
+    def render(self, state: GameState, seat: int | None = None) -> str:
+        """Text board of ``state`` from ``seat``'s view; ``None`` shows everything.  The drawing lives
+        beside the engine (``render.py``), which imports the rules, never the other way round."""
 
     def state_from_dict(self, data: dict[str, Any]) -> GameState:
         return self.state_class.from_dict(data)

@@ -46,6 +46,7 @@ from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.liars_dice import codec as ld_codec
 from envs.liars_dice.game import BettingGameState, new_game
+from envs.liars_dice.render import render_state
 
 
 class LiarsDiceGame(Game):
@@ -65,6 +66,9 @@ class LiarsDiceGame(Game):
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> BettingGameState:
         return new_game(num_players, rng, **options)
+
+    def render(self, state: BettingGameState, seat: int | None = None) -> str:
+        return render_state(state, seat)
 
     def encode(self, state: BettingGameState, seat: int) -> np.ndarray:
         return ld_codec.encode(state, seat)

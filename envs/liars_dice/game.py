@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.core.codec import Action
 from envs.core.game import TERMINAL, GameState
-from envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound, faces_shown
+from envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound
 from envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
 
 PRESETS = {"lying_pirates": LYING_PIRATES, "classic": CLASSIC}
@@ -79,26 +79,6 @@ class BettingGameState(GameState):
                     for die in cup:
                         die[1] = roll(die[0], rng)
         return state
-
-    def render(self, seat: int | None = None) -> str:
-        r = self.round
-        lines = [f"Liar's dice ({self.num_players} captains, {r.dice_in_play} dice in play)"]
-        for s, cup in r.cups.items():
-            specials = [DIE_NAMES[k] for k, _ in cup if k != Die.CREW]
-            shown = faces_shown(cup) if seat is None or seat == s or r.outcome else "?" * len(cup)
-            extra = f" with {', '.join(specials)}" if specials else ""
-            lines.append(f"P{s}: {len(cup)} dice{extra}: {shown}")
-        bids = ", ".join(f"P{s} {q}x{f}" for s, q, f in r.bids) or "-"
-        lines.append(f"bets: {bids}")
-        if r.outcome:
-            o = r.outcome
-            lines.append(
-                f"{o.call} by P{o.caller}: {o.count} counted for {o.bet[0]}x{o.bet[1]} -> "
-                f"winners {o.winners}, losers {o.losers}, survivors {o.survivors}"
-            )
-        else:
-            lines.append(f"to bet: P{r.current}")
-        return "\n".join(lines)
 
 
 _SPECIAL_BY_NAME = {DIE_NAMES[k].lower(): k for k in SPECIALS}

@@ -60,6 +60,7 @@ from envs.core.aec import BoardGameEnv, wrap
 from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.libertalia import codec as lib_codec
+from envs.libertalia.render import render_state
 from envs.libertalia.rules import LibertaliaState, new_game
 
 
@@ -75,6 +76,9 @@ class LibertaliaGame(Game):
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> LibertaliaState:
         return new_game(num_players, rng, **options)
+
+    def render(self, state: LibertaliaState, seat: int | None = None) -> str:
+        return render_state(state, seat)
 
     def encode(self, state: LibertaliaState, seat: int) -> np.ndarray:
         return lib_codec.encode(state, seat)

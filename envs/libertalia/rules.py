@@ -607,11 +607,6 @@ class LibertaliaState(GameState):
         state.log = [entry for entry in state.log if entry[0] in (-1, seat)]
         return state
 
-    # -- text ----------------------------------------------------------------------
-    def render(self, seat: int | None = None) -> str:
-        from envs.libertalia.render import render_state
-
-        return render_state(self, seat)
 
 
 def new_game(num_players: int, rng: np.random.Generator) -> LibertaliaState:

@@ -81,6 +81,7 @@ from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.lying_pirates import codec as lp_codec
 from envs.lying_pirates.content import VARIANTS
+from envs.lying_pirates.render import render_state
 from envs.lying_pirates.rules import LyingPiratesState, has_options, new_game
 
 _ALL_VARIANTS = [v.name for v in VARIANTS]
@@ -137,6 +138,9 @@ class LyingPiratesGame(Game):
         if (state.ext is not None) != self.full:
             raise ValueError(self._layout_error(state.ext["options"] if state.ext else {}))
         return state
+
+    def render(self, state: LyingPiratesState, seat: int | None = None) -> str:
+        return render_state(state, seat)
 
     def encode(self, state: LyingPiratesState, seat: int) -> np.ndarray:
         return lp_codec.encode(state, seat)

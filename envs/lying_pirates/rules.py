@@ -1112,10 +1112,6 @@ class LyingPiratesState(CitiesMixin, VariantsMixin, GameState):
                 problems.append(f"{total} influence cards, {len(x['towns'])} town slots")
         return problems
 
-    def render(self, seat: int | None = None) -> str:
-        from envs.lying_pirates.render import render_state
-
-        return render_state(self, seat)
 
 
 def _roll(kind: int, rng: np.random.Generator) -> int:

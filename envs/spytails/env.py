@@ -76,6 +76,7 @@ from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.core.rewards import final_rewards
 from envs.spytails import codec as spy_codec
+from envs.spytails.render import render_state
 from envs.spytails.rules import SpytailsState, new_game
 
 
@@ -94,6 +95,9 @@ class SpytailsGame(Game):
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> SpytailsState:
         return new_game(num_players, rng, **options)
+
+    def render(self, state: SpytailsState, seat: int | None = None) -> str:
+        return render_state(state, seat)
 
     def encode(self, state: SpytailsState, seat: int) -> np.ndarray:
         return spy_codec.encode(state, seat)

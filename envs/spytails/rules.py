@@ -907,11 +907,6 @@ class SpytailsState(GameState):
         led = self.led_suit()
         return [(led,), tuple(s for s in range(len(SUITS)) if s != led)]
 
-    # -- text ------------------------------------------------------------------------------------------
-    def render(self, seat: int | None = None) -> str:
-        from envs.spytails.render import render_state
-
-        return render_state(self, seat)
 
 
 def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:

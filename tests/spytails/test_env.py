@@ -7,6 +7,7 @@ import pytest
 
 from envs import spytails_v0
 from envs.spytails.codec import CODEC, action_to_id, action_to_str, id_to_action
+from envs.spytails.render import render_state
 
 from .conftest import make_state, one, play
 
@@ -38,12 +39,12 @@ def test_ids_and_words():
 def test_the_board_shows_the_operation_forecasts_and_only_the_viewers_hand():
     s = make_state(hands=["4S 9C", "5S 10C", "6S"])
     play(s, "4S")
-    text = s.render(1)
+    text = render_state(s, 1)
     assert "operation: P0 4 Stalk | led suit: Stalk" in text
     assert "hand: 5 Stalk, 10 Codebreaking" in text
     assert "9 Codebreaking" not in text
     assert "influence 10, leverage 0, forecast 2 stake 1, won 0" in text
-    assert "9 Codebreaking" in s.render(None)
+    assert "9 Codebreaking" in render_state(s, None)
 
 
 def test_partnership_teammates_share_their_reward():
