@@ -1,0 +1,28 @@
+"""States and records saved by earlier engines load here and play on as they did (``savedkit``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import envs
+from arena.records import replay
+from tests.lying_pirates.savedkit import ENV, RECORDS, STATES, digest, load_data, play_on, seen
+
+SAVED = load_data(STATES)
+RECORDED = load_data(RECORDS)
+
+
+@pytest.mark.parametrize("item", SAVED, ids=lambda item: f"t{item['table']}-{item['state']['stage']}")
+def test_saved_state_loads_and_plays_on(item):
+    game = envs.game(ENV, **item["options"])
+    state = game.state_from_dict(item["state"])
+    assert seen(game, state) == item["seen"]
+    assert play_on(game, state, item["seed"]) == item["play_on"]
+
+
+@pytest.mark.parametrize("item", RECORDED, ids=lambda item: f"t{item['table']}-seed{item['record']['seed']}")
+def test_record_replays_with_the_same_observations(item):
+    digests = []
+    replay(item["record"], on_step=lambda env, seat, action, text: digests.append(
+        digest(env.observe(env.agent_selection)["observation"])))
+    assert digests == item["digests"]
