@@ -7,6 +7,7 @@ from typing import Any
 
 import envs
 from agents.base import Agent, bind_all, seat_of
+from arena import seating
 
 
 @dataclass
@@ -73,17 +74,19 @@ def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
 
 def play_match(env_name: str, agents: list[Agent], games: int, seed: int = 0, num_players: int | None = None,
                env_options: dict[str, Any] | None = None) -> MatchResult:  # fmt: skip
-    """``games`` seeded games; seats are rotated so each agent sits everywhere."""
+    """``games`` seeded games; the table (``agents`` repeated to fill ``num_players`` seats) is seated by the
+    balanced design of ``arena.seating``, so each agent sits everywhere and after every neighbour."""
     n = num_players or len(agents)
     k = len(agents)
     result = MatchResult(env_name, n, wins=[0.0] * k, total_score=[0.0] * k, total_reward=[0.0] * k)
+    plan = seating.design(n, seed)
     for g in range(games):
-        shift = g % n
-        seated = [agents[(s + shift) % k] for s in range(n)]
+        slots = plan.deal(g // plan.games_per_deal)[g % plan.games_per_deal]
+        seated = [agents[slot % k] for slot in slots]
         record = play_game(env_name, seated, seed + g, n, env_options)
         winners = record.winners()
         for s in range(n):
-            who = (s + shift) % k
+            who = slots[s] % k
             result.total_score[who] += record.scores[s]
             result.total_reward[who] += record.rewards[s]
             if s in winners:

@@ -1,9 +1,10 @@
-"""Tournaments: n-player games between agent specs, seats rotated over duplicate deals.
+"""Tournaments: n-player games between agent specs, fairly seated over duplicate deals.
 
-Every *deal* is one env seed.  Each deal is replayed once per seat rotation
-(the same seed with the lineup shifted one seat each time), so every entry
-meets the same dice, cards and bag draws from every seat: luck of the deal
-cancels out.  With more entries than seats, each deal seats a seeded random
+Every *deal* is one env seed.  Each deal is replayed once per seating of a
+balanced design (``arena.seating``: every permutation of the seats up to four
+players), so every entry meets the same dice, cards and bag draws from every
+seat and after every neighbour: luck of the deal and of the seating order
+cancel out.  With more entries than seats, each deal seats a seeded random
 subset; with fewer, the lineup is repeated to fill the table (``heuristic,random``
 at four seats is heuristic, random, heuristic#2, random#2).
 
@@ -23,6 +24,7 @@ import numpy as np
 
 import agents as agent_lib
 import envs
+from arena import seating
 from arena.match import MAX_STEPS, GameRecord, play_game
 
 Z95 = 1.959963984540054
@@ -104,6 +106,7 @@ class TournamentResult:
     agent_steps: int = 0
     seconds: float = 0.0
     truncated: int = 0  # games stopped at the step cap (looping play), scored as they stood
+    seating: dict[str, Any] = field(default_factory=dict)  # the design (``SeatingDesign.describe``)
 
     def rows(self) -> list[dict[str, Any]]:
         out = []
@@ -116,7 +119,7 @@ class TournamentResult:
     def to_dict(self) -> dict[str, Any]:
         return {"env": self.env_name, "num_players": self.num_players, "seed": self.seed, "deals": self.deals,
                 "games": self.games, "truncated": self.truncated, "agent_steps": self.agent_steps,
-                "seconds": self.seconds, "entries": self.rows()}  # fmt: skip
+                "seconds": self.seconds, "seating": self.seating, "entries": self.rows()}  # fmt: skip
 
 
 def lineup(specs: list[Any], num_players: int) -> list[tuple[str, Any]]:
@@ -147,12 +150,14 @@ def run_tournament(
     on_game: Callable[[int], None] | None = None,
     max_steps: int = MAX_STEPS,
     save_games: str | None = None,
+    design: seating.SeatingDesign | None = None,
 ) -> TournamentResult:
-    """Play about ``games`` games (rounded up to whole deals of ``num_players`` rotations).
+    """Play about ``games`` games, rounded up to whole deals (``games_per_deal``: 24 at four seats).
 
     ``specs``: agent spec strings (``agents.make``) or agent objects; ``agent_options``: extra
     constructor options per spec string (``{"ismcts": {"simulations": 50}}``); ``save_games``: a
-    directory that gets each game's record (``arena.records``) as ``game_NNNNN.json``.
+    directory that gets each game's record (``arena.records``) as ``game_NNNNN.json``; ``design``: the
+    seating design (default ``seating.design(num_players, seed)``, the balanced one).
     """
     import time
 
@@ -169,16 +174,17 @@ def run_tournament(
     stats = [EntryStats(label, spec if isinstance(spec, str) else label, seat_games=[0] * n, seat_wins=[0.0] * n)
              for label, spec in entries]  # fmt: skip
     ratings = Ratings([label for label, _ in entries])
-    deals = math.ceil(games / n)
+    plan = design or seating.design(n, seed)
+    deals = math.ceil(games / plan.games_per_deal)
     pick = np.random.default_rng(seed)
-    result = TournamentResult(env_name, n, seed, deals, stats, {})
+    result = TournamentResult(env_name, n, seed, deals, stats, {}, seating=plan.describe())
     start = time.perf_counter()
     for deal in range(deals):
         table = list(range(len(entries)))
         if len(entries) > n:
             table = sorted(int(i) for i in pick.choice(len(entries), n, replace=False))
-        for shift in range(n):
-            seated = [table[(s + shift) % n] for s in range(n)]
+        for slots in plan.deal(deal):
+            seated = [table[slot] for slot in slots]
             record = play_game(env_name, [players[i] for i in seated], seed + deal, n, env_options, max_steps)
             _tally(record, seated, stats)
             if save_games is not None:

@@ -76,6 +76,7 @@ def expand_specs(text: str) -> list[str]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
+    from arena import seating
     from arena.tournament import run_tournament
 
     console = Console(stderr=True)
@@ -83,9 +84,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     env_options = json.loads(args.env_options) if args.env_options else {}
     game = envs.game(args.env, **env_options)
     n = args.players or game.default_players
-    deals = -(-args.games // n)
+    per_deal = seating.design(n, args.seed).games_per_deal
     with Progress(console=console, transient=True, disable=args.quiet) as progress:
-        task = progress.add_task(f"{args.env}", total=deals * n)
+        task = progress.add_task(f"{args.env}", total=-(-args.games // per_deal) * per_deal)
         result = run_tournament(args.env, specs, args.games, n, seed=args.seed, env_options=env_options,
                                 on_game=lambda g: progress.update(task, completed=g),
                                 save_games=args.save_games)  # fmt: skip
@@ -100,7 +101,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             out = Console(width=160)  # a log file or a pipe: keep the table readable
         out.print(tournament_table(result, rows))
         out.print(
-            f"{result.games} games ({result.deals} deals x {n} seat rotations), {result.agent_steps:,} decisions "
+            f"{result.games} games ({result.deals} deals x {result.seating['games_per_deal']} seatings: "
+            f"{result.seating['design']}), {result.agent_steps:,} decisions "
             f"in {result.seconds:.1f}s{_truncated(result)}; win share: tied winners share a win; 95% Wilson interval; "
             f"rating: OpenSkill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)"
         )
@@ -290,8 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser(
         "tournament",
         help="n-player games between agents over duplicate deals: win share with 95%% CI, scores, ratings",
-        description="Every deal (env seed) is played once per seat rotation, so each agent meets the same "
-        "luck from every seat.  Fewer agents than seats: the list is repeated to fill the table.",
+        description="Every deal (env seed) is played once per seating of a balanced design (every permutation of "
+        "the seats up to four players), so each agent meets the same luck from every seat and after every "
+        "neighbour.  Fewer agents than seats: the list is repeated to fill the table.",
     )
     tour.add_argument("env", choices=envs.ENVS)
     tour.add_argument("--agents", default="heuristic,random",

@@ -51,7 +51,7 @@ def test_lineup_fills_the_table():
 
 def test_every_entry_sits_everywhere_on_duplicate_deals():
     result = run_tournament("liars_dice_v0", ["heuristic", "random", "random"], games=30, num_players=3, seed=1)
-    assert result.games == 30 and result.deals == 10
+    assert result.games == 30 and result.deals == 5  # 6 seatings (every permutation) a deal
     rows = result.rows()
     assert sum(r["wins"] for r in rows) == pytest.approx(30)  # one win per game, ties shared
     for entry in result.entries:
@@ -73,6 +73,8 @@ def test_cli_writes_json_and_csv(tmp_path, capsys):
                  "--json", str(out_json), "--csv", str(out_csv)]) == 0  # fmt: skip
     data = json.loads(out_json.read_text())
     assert data["games"] == 10 and {e["entry"] for e in data["entries"]} == {"heuristic", "random"}
+    assert data["seating"] == {"design": "all 2 permutations per deal", "seats": 2, "games_per_deal": 2,
+                               "balanced_after_deals": 1, "orders": 2}  # fmt: skip
     rows = list(csv.DictReader(out_csv.open()))
     assert {"win_share", "ci_low", "ci_high", "mean_score", "rating_mu", "seat_0_win_share"} <= set(rows[0])
     printed = capsys.readouterr().out
