@@ -1,6 +1,6 @@
 """A probability-minded Liar's dice player for ``liars_dice_v0``.
 
-It decodes its observation (layout in ``envs.liars_dice.codec``):
+It decodes its observation through the named views of ``envs.liars_dice.codec.LAYOUT``:
 its own dice, every cup's size and which special dice each seat holds, and
 the last bet.  The dice it cannot see are independent: a crew die counts
 toward a bet face with probability 1/3 (the face or the wild one; 1/6 when
@@ -29,13 +29,10 @@ import functools
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
-from envs.liars_dice.codec import CODEC, FACE_SLOTS, OWN, SEAT
-from envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY
+from envs.liars_dice.codec import CODEC, FACE_SLOTS, LAYOUT
 from envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 _BID, _EXACT, _LIAR = CODEC.offset["bid"], CODEC.offset["exact"], CODEC.offset["liar"]
-_SEATS_AT = OWN
-_TABLE_AT = OWN + MAX_PLAYERS * SEAT
 
 
 def poisson_binomial(probs: list[float]) -> np.ndarray:
@@ -93,25 +90,19 @@ class LiarsDiceHeuristic(SeededAgent):
     # -- reading the observation ------------------------------------------------
     @staticmethod
     def read(obs: np.ndarray) -> dict:
-        crew = np.rint(obs[:FACE_SLOTS] * 5).astype(int)  # own crew dice per face 1-6
-        own_specials = []  # (kind, face) of the special dice in the own cup
-        for i, kind in enumerate(SPECIALS):
-            onehot = obs[FACE_SLOTS + i * 7 : FACE_SLOTS + (i + 1) * 7]
-            if onehot.any():
-                own_specials.append((kind, int(np.argmax(onehot))))
+        view = LAYOUT.view(obs)
+        faces = [view.index(kind.name.lower()) for kind in SPECIALS]
+        own_specials = [(kind, face) for kind, face in zip(SPECIALS, faces, strict=True) if face >= 0]
         unseen: list[int] = []  # die kinds in the other cups
-        for rel in range(1, MAX_PLAYERS):
-            at = _SEATS_AT + rel * SEAT
-            if obs[at] < 0.5:
+        sizes, held = view.counts("dice"), view.special_dice > 0.5
+        for rel in range(1, len(sizes)):
+            if view.present[rel] < 0.5:
                 continue
-            size = round(float(obs[at + 2]) * 10)
-            kinds = [SPECIALS[i] for i in range(len(SPECIALS)) if obs[at + 3 + i] > 0.5]
-            unseen += [Die.CREW] * (size - len(kinds)) + kinds
-        last = None
-        if obs[_TABLE_AT + 2 : _TABLE_AT + 2 + FACE_SLOTS].any():
-            q = round(float(obs[_TABLE_AT + 1]) * MAX_QUANTITY)
-            last = (q, int(np.argmax(obs[_TABLE_AT + 2 : _TABLE_AT + 2 + FACE_SLOTS])) + 1)
-        return {"crew": crew, "own_specials": own_specials, "unseen": unseen, "last": last}
+            kinds = [kind for kind, has in zip(SPECIALS, held[rel], strict=True) if has]
+            unseen += [Die.CREW] * (int(sizes[rel]) - len(kinds)) + kinds
+        face = view.index("last_face")
+        last = (int(view.counts("last_quantity")), face + 1) if face >= 0 else None
+        return {"crew": view.counts("crew"), "own_specials": own_specials, "unseen": unseen, "last": last}
 
     @staticmethod
     def classic(mask: np.ndarray, has_bid: bool) -> bool:

@@ -32,8 +32,8 @@ from functools import cached_property
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
-from envs.libertalia.codec import CODEC, MAX_PLAYERS, SEAT_AT, SEAT_SIZE, SHARED_AT, TOKENS
-from envs.libertalia.content import DAYS, NUM_RANKS, Rank, tie_break
+from envs.libertalia.codec import CODEC, LAYOUT, TOKENS
+from envs.libertalia.content import DAYS, Rank, tie_break
 from envs.libertalia.rules import DECISIONS, booty_total
 
 CHEST, JEWELS, GOODS, MAP, RELIC, SABRE, OFFICER = range(TOKENS)
@@ -80,47 +80,37 @@ class View:
         return frozenset(r for s in self.seats[1:] for r in s.den)
 
 
-def _ranks(block: np.ndarray, name: str, size: int) -> list[list[int]]:
-    """Per seat row of ``block``: the ranks whose bit is set in field ``name``."""
-    rows, columns = np.nonzero(block[:, SEAT_AT[name] : SEAT_AT[name] + size] > 0.5)
-    out: list[list[int]] = [[] for _ in range(len(block))]
-    for row, rank in zip(rows.tolist(), (columns + 1).tolist(), strict=True):
-        out[row].append(rank)
+def _ranks(rows: np.ndarray) -> list[list[int]]:
+    """Per seat row of a per-rank field: the ranks whose bit is set."""
+    seats, columns = np.nonzero(rows > 0.5)
+    out: list[list[int]] = [[] for _ in range(len(rows))]
+    for seat, rank in zip(seats.tolist(), (columns + 1).tolist(), strict=True):
+        out[seat].append(rank)
     return out
 
 
-def _numbers(block: np.ndarray, name: str, size: int, scale: float) -> list[list[int]]:
-    return np.rint(block[:, SEAT_AT[name] : SEAT_AT[name] + size] * scale).astype(int).tolist()
-
-
 def read(obs: np.ndarray) -> View:
-    """Decode a ``libertalia_v0`` observation (see ``envs.libertalia.codec``); one array slice per field
-    for all seats at once."""
-    present = obs[0 : MAX_PLAYERS * SEAT_SIZE : SEAT_SIZE] >= 0.5
-    n = int(np.argmin(present)) if not present.all() else MAX_PLAYERS  # seats are packed from us onwards
-    block = obs[: n * SEAT_SIZE].reshape(n, SEAT_SIZE)
-    colours = np.argmax(block[:, SEAT_AT["colour"] : SEAT_AT["colour"] + MAX_PLAYERS], axis=1).tolist()
+    """Decode a ``libertalia_v0`` observation through ``envs.libertalia.codec.LAYOUT``'s named views; one
+    view per field for all seats at once."""
+    view = LAYOUT.view(obs)
+    present = view.present >= 0.5
+    n = int(np.argmin(present)) if not present.all() else len(present)  # seats are packed from us onwards
     columns = zip(
-        colours,
-        _ranks(block, "hand", NUM_RANKS),
-        _ranks(block, "discard", NUM_RANKS),
-        _ranks(block, "den", NUM_RANKS),
-        _numbers(block, "den_booty", TOKENS, 8),
-        _ranks(block, "ship", NUM_RANKS),
-        [d[0] for d in _numbers(block, "doubloons", 1, 80)],
-        [s[0] for s in _numbers(block, "score", 1, 300)],
-        _ranks(block, "targets", NUM_RANKS),
+        view.index("colour")[:n].tolist(),
+        _ranks(view.hand[:n]),
+        _ranks(view.discard[:n]),
+        _ranks(view.den[:n]),
+        view.counts("den_booty")[:n].tolist(),
+        _ranks(view.ship[:n]),
+        view.counts("doubloons")[:n].tolist(),
+        view.counts("score")[:n].tolist(),
+        _ranks(view.targets[:n]),
         strict=True,
     )
     seats = [Seat(*column) for column in columns]
-    g = MAX_PLAYERS * SEAT_SIZE
-    campaign = int(np.argmax(obs[g + SHARED_AT["campaign"] : g + SHARED_AT["campaign"] + 3]))
-    day = int(np.argmax(obs[g + SHARED_AT["day"] : g + SHARED_AT["day"] + DAYS]))
-    decision_vec = obs[g + SHARED_AT["decision"] : g + SHARED_AT["decision"] + len(DECISIONS)]
-    decision = DECISIONS[int(np.argmax(decision_vec))] if decision_vec.any() else ""
-    at = g + SHARED_AT["booty_days"]
-    days = np.rint(obs[at : at + DAYS * TOKENS].reshape(DAYS, TOKENS) * 6).astype(int).tolist()
-    return View(seats, campaign, day, decision, days)
+    decision = view.index("decision")
+    decision_name = DECISIONS[decision] if decision >= 0 else ""
+    return View(seats, view.index("campaign"), view.index("day"), decision_name, view.counts("booty_days").tolist())
 
 
 class LibertaliaHeuristic(SeededAgent):

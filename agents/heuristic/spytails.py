@@ -1,7 +1,7 @@
 """A sensible Spytails player for ``spytails_v0``.
 
-It decodes its observation (layout in ``envs.spytails.codec``: ``SEAT_FIELDS``
-and ``SHARED_FIELDS``) and plays to meet its forecast:
+It decodes its observation through the named views of ``envs.spytails.codec.LAYOUT``
+and plays to meet its forecast:
 
 * **Forecast**: the bid is the rounded sum of each hand card's rough chance to
   win an operation (Alpha Strikes, high intimidation, aces and face cards
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
-from envs.spytails.codec import CODEC, MAX_PLAYERS, SEAT_AT, SEAT_SIZE, SHARED_AT
+from envs.spytails.codec import CODEC, LAYOUT
 from envs.spytails.content import (
     ACE,
     ALPHA_STRIKE,
@@ -36,9 +36,6 @@ from envs.spytails.content import (
     JACK,
     NO_SUIT,
     NUM_CARDS,
-    NUM_ROW_CARDS,
-    OPERATIONS,
-    ROW_REWARDS,
     SKUNK_BOMB,
     RoundRules,
     round_rules,
@@ -46,7 +43,6 @@ from envs.spytails.content import (
 from envs.spytails.rules import DECISIONS
 
 _OFF = CODEC.offset
-_G = MAX_PLAYERS * SEAT_SIZE
 _PLAIN_WIN = {ACE: 0.8, 13: 0.65, 12: 0.55, 11: 0.45, 10: 0.35, 9: 0.2, 8: 0.1, 7: 0.05}
 
 
@@ -119,42 +115,34 @@ class SpytailsHeuristic(SeededAgent):
 
     # -- reading the observation ----------------------------------------------------------
     @staticmethod
-    def _seat(obs: np.ndarray, rel: int, name: str, size: int = 1) -> np.ndarray:
-        at = rel * SEAT_SIZE + SEAT_AT[name]
-        return obs[at : at + size]
-
-    @staticmethod
-    def _shared(obs: np.ndarray, name: str, size: int) -> np.ndarray:
-        at = _G + SHARED_AT[name]
-        return obs[at : at + size]
-
-    def hand(self, obs: np.ndarray) -> list[int]:
-        counts = np.rint(self._seat(obs, 0, "hand", NUM_CARDS) * 3).astype(int)
+    def hand(obs: np.ndarray) -> list[int]:
+        counts = LAYOUT.view(obs).counts("hand")[0]
         return [c for c in range(NUM_CARDS) for _ in range(counts[c])]
 
-    def rules(self, obs: np.ndarray) -> RoundRules:
-        row = self._shared(obs, "row", len(ROW_REWARDS) * NUM_ROW_CARDS).reshape(len(ROW_REWARDS), NUM_ROW_CARDS)
-        return round_rules(tuple(int(np.argmax(r)) for r in row if r.any()))
+    @staticmethod
+    def rules(obs: np.ndarray) -> RoundRules:
+        return round_rules(tuple(int(np.argmax(r)) for r in LAYOUT.view(obs).row if r.any()))
 
-    def trick(self, obs: np.ndarray) -> tuple[list[tuple[int, bool, bool]], int]:
+    @staticmethod
+    def trick(obs: np.ndarray) -> tuple[list[tuple[int, bool, bool]], int]:
         """The operation so far, in play order, and the number of seats at the table."""
-        n = sum(1 for rel in range(MAX_PLAYERS) if obs[rel * SEAT_SIZE] > 0.5)
+        view = LAYOUT.view(obs)
+        n = int((view.present > 0.5).sum())
+        places, cards = view.index("operation_order"), view.index("operation_card")
         placed = []
         for rel in range(n):
-            order = self._seat(obs, rel, "operation_order", MAX_PLAYERS)
-            if not order.any():
+            if places[rel] < 0:
                 continue
-            card = self._seat(obs, rel, "operation_card", NUM_CARDS)
-            low, mimic, ghost = (bool(v > 0.5) for v in self._seat(obs, rel, "operation_flags", 3))
-            c = -1 if ghost or not card.any() else int(np.argmax(card))
-            placed.append((int(np.argmax(order)), (c, low, mimic)))
+            low, mimic, ghost = (bool(v > 0.5) for v in view.operation_flags[rel])
+            c = -1 if ghost else int(cards[rel])
+            placed.append((int(places[rel]), (c, low, mimic)))
         return [p for _, p in sorted(placed)], n
 
     # -- deciding ---------------------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         legal = [int(i) for i in legal_ids(observation, agent)]
         obs = observation["observation"]
-        decision = DECISIONS[int(np.argmax(self._shared(obs, "decision", len(DECISIONS))))]
+        decision = DECISIONS[LAYOUT.view(obs).index("decision")]
         choice = getattr(self, f"_{decision}")(obs, legal)
         return choice if choice in legal else int(self.rng.choice(legal))
 
@@ -180,7 +168,8 @@ class SpytailsHeuristic(SeededAgent):
     def _play(self, obs: np.ndarray, legal: list[int]) -> int:
         trick, n = self.trick(obs)
         rules = self.rules(obs)
-        mimic = self._shared(obs, "armed", 2)[0] > 0.5
+        view = LAYOUT.view(obs)
+        mimic = view.armed[0] > 0.5
         options = []  # (action id, card, low)
         for i in legal:
             if _OFF["play"] <= i < _OFF["play"] + NUM_CARDS:
@@ -190,9 +179,8 @@ class SpytailsHeuristic(SeededAgent):
                 options.append((i, s * 13 + ACE - 2, True))
         if not options:
             return legal[0]
-        won = int(np.argmax(self._seat(obs, 0, "won", OPERATIONS + 1)))
-        bid_hot = self._seat(obs, 0, "bid", 6)
-        bid = int(np.argmax(bid_hot)) if bid_hot.any() else 0
+        won = int(view.index("won")[0])
+        bid = max(0, int(view.index("bid")[0]))  # no bid seen: 0
         need = bid - won
         last = len(trick) == n - 1
         me = len(trick)

@@ -9,13 +9,11 @@ Actions (``Discrete(409)``)::
 Quantities run 1..34 (6 captains x 5 dice + 4 special dice).  Faces 1-6 are
 laid out for every preset; Lying Pirates' rules never allow a bet on 1s.
 
-Observation (float32, 1,308 values in [0, 1]), seats relative to the observer:
-own crew dice as counts per face 1-6 (/ 5); for each special die kind (Pirate
-King, Mermaid, Cursed, Ghost) its face one-hot (blank, 1-6) when the observer
-holds it; per seat (6): present, still to bet this phase (bettor), dice count
-(/ 10), special dice held (4); dice in play (/ 34); the last bet's quantity
-(/ 34) and face one-hot (6); the full bet history: for each possible bet, which
-seat made it (34 x 6 x 6, one-hot seat).
+Observation (float32, 1,308 values in [0, 1]): ``LAYOUT``, the observer's own
+dice, a block per seat (6, relative to the observer), then the table: dice in
+play, the last bet and the full bet history (for each possible bet, which seat
+made it); ``LAYOUT.describe()`` is the table in ``envs/liars_dice/env.py``'s
+docstring.
 """
 
 from __future__ import annotations
@@ -25,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.core.fields import Block, Field, Layout
 from envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
 from envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
 from envs.lying_pirates.dice import SPECIALS, Die
@@ -82,18 +81,41 @@ def action_to_str(action: Action) -> str:
     return f"{action[0]} {action[1]}x{action[2]}"
 
 
-OWN = FACE_SLOTS + len(SPECIALS) * 7
-SEAT = 1 + 1 + 1 + len(SPECIALS)
-HISTORY = MAX_QUANTITY * FACE_SLOTS * MAX_PLAYERS
-OBSERVATION_SIZE = OWN + MAX_PLAYERS * SEAT + 1 + 1 + FACE_SLOTS + HISTORY
-_SEATS_AT = OWN
-_TABLE_AT = _SEATS_AT + MAX_PLAYERS * SEAT
-_HISTORY_AT = _TABLE_AT + 1 + 1 + FACE_SLOTS
+LAYOUT = Layout(
+    Block("own", (
+        Field("crew", FACE_SLOTS, scale=5, help="per face 1-6: own crew dice"),
+        *(Field(kind.name.lower(), 1 + FACE_SLOTS, help="one-hot face (blank, 1-6) when the observer holds it")
+          for kind in SPECIALS),
+    ), help="the observer's cup"),
+    Block("seat", (
+        Field("present", help="the seat is at the table"),
+        Field("bettor", help="still to bet this phase"),
+        Field("dice", scale=10, help="dice in its cup"),
+        Field("special_dice", len(SPECIALS), help="per special die kind: it holds it"),
+    ), count=MAX_PLAYERS, help="seat k: k seats after the observer in turn order (0: itself)"),
+    Block("table", (
+        Field("dice_in_play", scale=MAX_QUANTITY, help="dice in every cup"),
+        Field("last_quantity", scale=MAX_QUANTITY, help="the last bet's quantity"),
+        Field("last_face", FACE_SLOTS, help="one-hot: the last bet's face"),
+        Field("history", (MAX_QUANTITY, FACE_SLOTS, MAX_PLAYERS), help="per bet q x f: the seat that made it, one-hot"),
+    ), help="the bets"),
+)  # fmt: skip
+OWN = LAYOUT.blocks["own"].size
+SEAT = LAYOUT.blocks["seat"].size
+HISTORY = LAYOUT.field("history").width
+OBSERVATION_SIZE = LAYOUT.size
+_SEATS_AT, _TABLE_AT, _HISTORY_AT = LAYOUT.start["seat"], LAYOUT.start["table"], LAYOUT.offset("history")
 
 
 _CREW = int(Die.CREW)
-_SPECIAL_AT = {int(kind): FACE_SLOTS + i * 7 for i, kind in enumerate(SPECIALS)}  # + face: the one-hot
-_SEAT_SPECIAL_AT = {int(kind): 3 + i for i, kind in enumerate(SPECIALS)}
+_CREW_FACES = LAYOUT.offset("crew")
+_SPECIAL_AT = {int(kind): LAYOUT.offset(kind.name.lower()) for kind in SPECIALS}  # + face: the one-hot
+_PRESENT, _BETTOR, _DICE, _SPECIAL_DICE = map(LAYOUT.offset, ("present", "bettor", "dice", "special_dice"))
+_SEAT_SPECIAL_AT = {int(kind): _SPECIAL_DICE + i for i, kind in enumerate(SPECIALS)}
+_IN_PLAY, _LAST_QUANTITY, _LAST_FACE = map(LAYOUT.offset, ("dice_in_play", "last_quantity", "last_face"))
+_CREW_SCALE, _DICE_SCALE, _IN_PLAY_SCALE, _QUANTITY_SCALE = map(
+    LAYOUT.scale, ("crew", "dice", "dice_in_play", "last_quantity")
+)
 
 
 def encode(state: BettingGameState, seat: int) -> np.ndarray:
@@ -109,26 +131,26 @@ def encode(state: BettingGameState, seat: int) -> np.ndarray:
             out[_SPECIAL_AT[kind] + face] = 1.0
     for face, count in enumerate(crew):
         if count:
-            out[face] = count / 5
+            out[_CREW_FACES + face] = count / _CREW_SCALE
     bettors = betting.bettors
     cups = betting.cups
     for rel in range(n):
         s = (seat + rel) % n
-        at = _SEATS_AT + rel * SEAT
-        out[at] = 1.0
+        at = rel * SEAT
+        out[at + _PRESENT] = 1.0
         if s in bettors:
-            out[at + 1] = 1.0
+            out[at + _BETTOR] = 1.0
         cup = cups.get(s, ())
-        out[at + 2] = len(cup) / 10
+        out[at + _DICE] = len(cup) / _DICE_SCALE
         for kind, _ in cup:
             if kind != _CREW:
                 out[at + _SEAT_SPECIAL_AT[kind]] = 1.0
-    out[_TABLE_AT] = betting.dice_in_play / MAX_QUANTITY
+    out[_IN_PLAY] = betting.dice_in_play / _IN_PLAY_SCALE
     bids = betting.bids
     if bids:
         _, q, f = bids[-1]
-        out[_TABLE_AT + 1] = q / MAX_QUANTITY
-        out[_TABLE_AT + 2 + f - 1] = 1.0
+        out[_LAST_QUANTITY] = q / _QUANTITY_SCALE
+        out[_LAST_FACE + f - 1] = 1.0
         for who, q, f in bids:
             out[_HISTORY_AT + ((q - 1) * FACE_SLOTS + f - 1) * MAX_PLAYERS + (who - seat) % n] = 1.0
     return out

@@ -26,6 +26,28 @@ each seat's dice count and special dice, the last bet and the whole bet
 history with who made each bet (seats relative to the observer).  See
 `envs.liars_dice.codec`.
 
+The vector field by field (`envs.liars_dice.codec.LAYOUT`; `at` is the first value's position, a
+seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
+
+| at | field | size | encoding | meaning |
+|--:|---|--:|---|---|
+| 0 | **own** | 34 | | the observer's cup |
+| 0 | crew | 6 | min(value / 5, 1) | per face 1-6: own crew dice |
+| 6 | pirate_king | 7 | 0 or 1 | one-hot face (blank, 1-6) when the observer holds it |
+| 13 | mermaid | 7 | 0 or 1 | one-hot face (blank, 1-6) when the observer holds it |
+| 20 | cursed | 7 | 0 or 1 | one-hot face (blank, 1-6) when the observer holds it |
+| 27 | ghost | 7 | 0 or 1 | one-hot face (blank, 1-6) when the observer holds it |
+| 34 | **seat** x 6 | 7 | | seat k: k seats after the observer in turn order (0: itself); copy k at 34 + k x 7 |
+| 34 | present | 1 | 0 or 1 | the seat is at the table |
+| 35 | bettor | 1 | 0 or 1 | still to bet this phase |
+| 36 | dice | 1 | min(value / 10, 1) | dice in its cup |
+| 37 | special_dice | 4 | 0 or 1 | per special die kind: it holds it |
+| 76 | **table** | 1232 | | the bets |
+| 76 | dice_in_play | 1 | min(value / 34, 1) | dice in every cup |
+| 77 | last_quantity | 1 | min(value / 34, 1) | the last bet's quantity |
+| 78 | last_face | 6 | 0 or 1 | one-hot: the last bet's face |
+| 84 | history | 34x6x6 | 0 or 1 | per bet q x f: the seat that made it, one-hot |
+
 ### Rewards
 `reward_mode="win"` (default): winners +1, losers -1, survivors 0 (so a right
 "exactly" with three or more captains is not zero-sum).  `"rank"` and

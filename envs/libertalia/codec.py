@@ -15,29 +15,18 @@ Actions (``Discrete(508)``), seats relative to the acting player
 
 Token types: chest, jewels, goods, map, relic, sabre, officer.
 
-Observation (float32, 1334 values in [0, 1]): six seat blocks of 199, seats
-relative to the observer and padded to six, then 140 shared values.  A seat
-block holds: present; colour one-hot (6, sets the tie-break numbers); hand (30:
-own cards, or for an opponent every card it may hold); unseen cards / 3 (own
-seat too: how many of its cards the others cannot name);
-discard pile (30, the part everyone knows); den characters (30); den booty
-(7, count / 8); ship card (30); its ship card has acted today; has chosen at
-sunrise; chosen card (30, own seat only); doubloons / 80; score / 300; the
-characters in its den that the observer's open Gunner or sabre decision could
-hit (30).
-Shared: campaign (3), day (6), phase (4: sunrise, parrot, day, dusk), open
-decision (9, see ``rules.DECISIONS``), tokens left to take for this card / 2,
-the card took a Spanish officer, the booty of the six days (6 x 7, count / 6),
-the bag (7, count / 10), ranks never yet dealt (30), and what the open decision
-is about when it is the observer's: the characters it could pick (30)
-and the token types it could take, keep or sell (7).  Counts are clipped at 1.
+Observation (float32, 1334 values in [0, 1]): ``LAYOUT``, six seat blocks of
+199, seats relative to the observer and padded to six, then 140 shared values;
+``LAYOUT.describe()`` is the table in ``envs/libertalia/env.py``'s docstring.
+Token types within a field run in the order above.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, layout, positions
+from envs.core.codec import Action, ActionCodec, ActionKind, positions
+from envs.core.fields import Block, Field, Layout
 from envs.libertalia.content import BAG, BOOTY_NAMES, CHARACTERS, DAYS, NUM_RANKS
 from envs.libertalia.rules import DAY, DECISIONS, DUSK, PARROT, PHASES, LibertaliaState
 
@@ -99,34 +88,52 @@ def action_to_str(action: Action) -> str:
 
 
 # Observation layout, built once.
-SEAT_FIELDS = (
-    ("present", 1), ("colour", MAX_PLAYERS), ("hand", NUM_RANKS), ("unseen", 1),
-    ("discard", NUM_RANKS), ("den", NUM_RANKS), ("den_booty", TOKENS), ("ship", NUM_RANKS),
-    ("acted", 1), ("has_chosen", 1), ("chosen", NUM_RANKS), ("doubloons", 1), ("score", 1),
-    ("targets", NUM_RANKS),
+LAYOUT = Layout(
+    Block("seat", (
+        Field("present", help="the seat is at the table"),
+        Field("colour", MAX_PLAYERS, help="one-hot colour (sets the tie-break numbers)"),
+        Field("hand", NUM_RANKS, help="per rank: own hand; another seat's: every card it may hold"),
+        Field("unseen", scale=3, help="its cards the others cannot name (own seat too)"),
+        Field("discard", NUM_RANKS, help="per rank: its discard pile, the part everyone knows"),
+        Field("den", NUM_RANKS, help="per rank: the characters in its den"),
+        Field("den_booty", TOKENS, scale=8, help="per token type: the booty in its den"),
+        Field("ship", NUM_RANKS, help="per rank: its card on the ship today"),
+        Field("acted", help="its ship card has acted today"),
+        Field("has_chosen", help="has chosen at sunrise"),
+        Field("chosen", NUM_RANKS, help="per rank: its sunrise card (own seat only)"),
+        Field("doubloons", scale=80, help="doubloons"),
+        Field("score", scale=300, help="score track"),
+        Field("targets", NUM_RANKS, help="per rank: what the observer's open Gunner or sabre could hit here"),
+    ), count=MAX_PLAYERS, help="seat k: k seats to the observer's left (0: itself)"),
+    Block("shared", (
+        Field("campaign", 3, help="one-hot"),
+        Field("day", DAYS, help="one-hot"),
+        Field("phase", 4, help="one-hot: sunrise, parrot, day, dusk"),
+        Field("decision", len(DECISIONS), help="one-hot open decision, ``rules.DECISIONS``"),
+        Field("picks_left", scale=2, help="dusk: tokens left to take for this card"),
+        Field("officer", help="dusk: the card took a Spanish officer"),
+        Field("booty_days", (DAYS, TOKENS), scale=6, help="per day and token type: the day's booty"),
+        Field("bag", TOKENS, scale=10, help="per token type: tokens in the bag"),
+        Field("undealt", NUM_RANKS, help="per rank: never dealt yet"),
+        Field("option_ranks", NUM_RANKS, help="per rank: the observer's open decision could pick it"),
+        Field("option_tokens", TOKENS, help="per token type: the open decision could take, keep or sell it"),
+    )),
 )  # fmt: skip
-SHARED_FIELDS = (
-    ("campaign", 3), ("day", DAYS), ("phase", 4), ("decision", len(DECISIONS)), ("picks_left", 1),
-    ("officer", 1), ("booty_days", DAYS * TOKENS), ("bag", TOKENS), ("undealt", NUM_RANKS),
-    ("option_ranks", NUM_RANKS), ("option_tokens", TOKENS),
-)  # fmt: skip
-
-
-SEAT_AT, SEAT_SIZE = layout(SEAT_FIELDS)
-SHARED_AT, SHARED_SIZE = layout(SHARED_FIELDS)
-OBSERVATION_SIZE = MAX_PLAYERS * SEAT_SIZE + SHARED_SIZE
+SEAT_AT, SEAT_SIZE = LAYOUT.blocks["seat"].at, LAYOUT.blocks["seat"].size
+SHARED_AT = LAYOUT.blocks["shared"].at
+OBSERVATION_SIZE = LAYOUT.size
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
-_COLOUR, _HAND, _UNSEEN, _DISCARD, _DEN = (SEAT_AT[f] for f in ("colour", "hand", "unseen", "discard", "den"))
-_DEN_BOOTY, _SHIP, _ACTED, _HAS_CHOSEN = (SEAT_AT[f] for f in ("den_booty", "ship", "acted", "has_chosen"))
-_CHOSEN, _DOUBLOONS, _SCORE, _TARGETS = (SEAT_AT[f] for f in ("chosen", "doubloons", "score", "targets"))
-
-
-_G = MAX_PLAYERS * SEAT_SIZE  # the shared block's start
-_CAMPAIGN, _DAY, _PHASE, _DECISION = (_G + SHARED_AT[f] for f in ("campaign", "day", "phase", "decision"))
-_PICKS_LEFT, _OFFICER, _BOOTY_DAYS = (_G + SHARED_AT[f] for f in ("picks_left", "officer", "booty_days"))
-_BAG, _UNDEALT, _OPTION_RANKS = (_G + SHARED_AT[f] for f in ("bag", "undealt", "option_ranks"))
-_OPTION_TOKENS = _G + SHARED_AT["option_tokens"]
+(_COLOUR, _HAND, _UNSEEN, _DISCARD, _DEN, _DEN_BOOTY, _SHIP, _ACTED, _HAS_CHOSEN, _CHOSEN, _DOUBLOONS, _SCORE,
+ _TARGETS) = map(LAYOUT.offset, ("colour", "hand", "unseen", "discard", "den", "den_booty", "ship", "acted",
+                                 "has_chosen", "chosen", "doubloons", "score", "targets"))  # fmt: skip
+(_CAMPAIGN, _DAY, _PHASE, _DECISION, _PICKS_LEFT, _OFFICER, _BOOTY_DAYS, _BAG, _UNDEALT, _OPTION_RANKS,
+ _OPTION_TOKENS) = map(LAYOUT.offset, ("campaign", "day", "phase", "decision", "picks_left", "officer",
+                                       "booty_days", "bag", "undealt", "option_ranks", "option_tokens"))  # fmt: skip
+# the encoder divides by these (a division, as the layout declares it: bit-identical to the values read back)
+(_UNSEEN_SCALE, _DEN_BOOTY_SCALE, _DOUBLOONS_SCALE, _SCORE_SCALE, _PICKS_SCALE, _BOOTY_DAYS_SCALE,
+ _BAG_SCALE) = map(LAYOUT.scale, ("unseen", "den_booty", "doubloons", "score", "picks_left", "booty_days",
+                                  "bag"))  # fmt: skip
 
 
 def encode(state: LibertaliaState, seat: int) -> np.ndarray:
@@ -157,7 +164,7 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
         if state.hidden[s]:
             # for the observer too: how many of its cards the others cannot name
             at.append(base + _UNSEEN)
-            value.append(state.hidden_count(s) / 3)
+            value.append(state.hidden_count(s) / _UNSEEN_SCALE)
         ones += [base + _HAND - 1 + r for r in hand]
         ones += [base + _DISCARD - 1 + r for r in discard]
         ones += [base + _DEN - 1 + r for r in state.dens[s]]
@@ -170,9 +177,9 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
         for t, count in enumerate(state.den_booty[s]):
             if count:
                 at.append(base + _DEN_BOOTY + t)
-                value.append(count / 8)
+                value.append(count / _DEN_BOOTY_SCALE)
         at += (base + _DOUBLOONS, base + _SCORE)
-        value += (state.doubloons[s] / 80, state.score[s] / 300)
+        value += (state.doubloons[s] / _DOUBLOONS_SCALE, state.score[s] / _SCORE_SCALE)
     ones += (_CAMPAIGN + min(state.campaign, 2), _DAY + min(state.day, DAYS - 1))
     if state.phase in _PHASE_INDEX:
         ones.append(_PHASE + _PHASE_INDEX[state.phase])
@@ -180,16 +187,16 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
         ones.append(_DECISION + _DECISION_INDEX[state.pending[0]])
     if state.phase == DUSK:
         at += (_PICKS_LEFT, _OFFICER)
-        value += (max(0, state.dusk_picks) / 2, float(state.dusk_officer))
+        value += (max(0, state.dusk_picks) / _PICKS_SCALE, float(state.dusk_officer))
     for day, row in enumerate(state.booty_days):
         for t, count in enumerate(row):
             if count:
                 at.append(_BOOTY_DAYS + day * TOKENS + t)
-                value.append(count / 6)
+                value.append(count / _BOOTY_DAYS_SCALE)
     for t, count in enumerate(state.bag):
         if count:
             at.append(_BAG + t)
-            value.append(count / 10)
+            value.append(count / _BAG_SCALE)
     ones += [_UNDEALT - 1 + r for r in state.undealt]
     if state.pending and state.pending[1] == seat:
         for action in state.legal_actions():

@@ -28,6 +28,39 @@ its booty and discards; doubloons; score track; campaign, day, phase and the
 open decision with the characters or tokens it could pick.  Seats are relative to the observer and padded to six, so one
 policy plays every table size.  The layout is in `envs.libertalia.codec`.
 
+The vector field by field (`envs.libertalia.codec.LAYOUT`; `at` is the first value's position, a
+seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
+
+| at | field | size | encoding | meaning |
+|--:|---|--:|---|---|
+| 0 | **seat** x 6 | 199 | | seat k: k seats to the observer's left (0: itself); copy k at 0 + k x 199 |
+| 0 | present | 1 | 0 or 1 | the seat is at the table |
+| 1 | colour | 6 | 0 or 1 | one-hot colour (sets the tie-break numbers) |
+| 7 | hand | 30 | 0 or 1 | per rank: own hand; another seat's: every card it may hold |
+| 37 | unseen | 1 | min(value / 3, 1) | its cards the others cannot name (own seat too) |
+| 38 | discard | 30 | 0 or 1 | per rank: its discard pile, the part everyone knows |
+| 68 | den | 30 | 0 or 1 | per rank: the characters in its den |
+| 98 | den_booty | 7 | min(value / 8, 1) | per token type: the booty in its den |
+| 105 | ship | 30 | 0 or 1 | per rank: its card on the ship today |
+| 135 | acted | 1 | 0 or 1 | its ship card has acted today |
+| 136 | has_chosen | 1 | 0 or 1 | has chosen at sunrise |
+| 137 | chosen | 30 | 0 or 1 | per rank: its sunrise card (own seat only) |
+| 167 | doubloons | 1 | min(value / 80, 1) | doubloons |
+| 168 | score | 1 | min(value / 300, 1) | score track |
+| 169 | targets | 30 | 0 or 1 | per rank: what the observer's open Gunner or sabre could hit here |
+| 1194 | **shared** | 140 | |  |
+| 1194 | campaign | 3 | 0 or 1 | one-hot |
+| 1197 | day | 6 | 0 or 1 | one-hot |
+| 1203 | phase | 4 | 0 or 1 | one-hot: sunrise, parrot, day, dusk |
+| 1207 | decision | 9 | 0 or 1 | one-hot open decision, ``rules.DECISIONS`` |
+| 1216 | picks_left | 1 | min(value / 2, 1) | dusk: tokens left to take for this card |
+| 1217 | officer | 1 | 0 or 1 | dusk: the card took a Spanish officer |
+| 1218 | booty_days | 6x7 | min(value / 6, 1) | per day and token type: the day's booty |
+| 1260 | bag | 7 | min(value / 10, 1) | per token type: tokens in the bag |
+| 1267 | undealt | 30 | 0 or 1 | per rank: never dealt yet |
+| 1297 | option_ranks | 30 | 0 or 1 | per rank: the observer's open decision could pick it |
+| 1327 | option_tokens | 7 | 0 or 1 | per token type: the open decision could take, keep or sell it |
+
 ### Legal Actions Mask
 `action_mask[i] == 1` exactly for the engine's legal actions of the acting
 seat; all zeros for every other seat.  `env.action_masks()` returns the acting

@@ -27,37 +27,19 @@ rank - 2 for the four suits, then Alpha Strike 52, Ghost Move 53, Skunk Bomb 54)
 Ghost, regroup and power are offered alongside the card plays (and, for regroup
 and Echo's power, alongside the forecast's bid and revision) while unused.
 
-Observation (float32, 1605 values in [0, 1]): four seat blocks of 318, seats
-relative to the observer (0 = self, 1 = next clockwise) and padded to four,
-then 333 shared values.  Card counts are count / 3, clipped at 1.
-
-A seat block: present; character (4); teammate (partnership: same team as
-the observer, self included); holds the start token; leads this operation;
-is to decide; influence / 40 (a hidden simultaneous forecast's stake counted
-back in); committed stake / 10; bid (6, one-hot when visible); has a
-forecast; leverage tokens / 6; operations won (8, one-hot 0-7); ghost,
-regroup and power tokens used (3); hand size / 16; deck size / 40; suits it
-showed void in since it last drew (4); hand (55: own cards, for another seat
-the cards everyone knows it holds); hidden (55: own deck, for another seat
-every other card in its hand or deck); discard pile (55); cards played this round (55); its card in this operation (55),
-its place in the operation's order (4) and flags: ace played low, mimicked
-(intimidation), ghost token (3).
-
-Shared: round (9, one-hot); final round; operation (7, one-hot, during
-operations); phase (4: setup, forecast, operations, debriefing); forecast pass
-(2: first, revision); open decision (11, ``rules.DECISIONS``); led suit (4);
-armed token (2: Mimic, Mirage); the mission/event row (3 slots x 20 cards);
-display (55); the special deck's unseen cards (55) and its public bottom
-cards (55); special deck size / 71; leverage tokens in the supply / 6; the
-observer's own regroup selection (55); reinforcement turn (8, one-hot);
-options (2: partnership, simultaneous forecasts); forecasts revealed.
+Observation (float32, 1605 values in [0, 1]): ``LAYOUT``, four seat blocks of
+318, seats relative to the observer (0 = self, 1 = next clockwise) and padded
+to four, then 333 shared values; ``LAYOUT.describe()`` is the table in
+``envs/spytails/env.py``'s docstring.  Per-card fields index the 55 card types
+above; card counts are count / 3, clipped at 1.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, layout, positions
+from envs.core.codec import Action, ActionCodec, ActionKind, positions
+from envs.core.fields import Block, Field, Layout
 from envs.spytails.content import (
     ACE,
     CARD_NAMES,
@@ -157,39 +139,72 @@ def action_to_str(action: Action) -> str:
 
 
 # Observation layout, built once.
-SEAT_FIELDS = (
-    ("present", 1), ("character", len(CHARACTERS)), ("teammate", 1), ("start", 1), ("leader", 1), ("to_act", 1),
-    ("influence", 1), ("stake", 1), ("bid", MAX_BID + 1), ("forecast_made", 1), ("leverage", 1),
-    ("won", OPERATIONS + 1), ("tokens_used", 3), ("hand_size", 1), ("deck_size", 1), ("voids", len(SUITS)),
-    ("hand", NUM_CARDS),
-    ("hidden", NUM_CARDS), ("discard", NUM_CARDS), ("played", NUM_CARDS), ("operation_card", NUM_CARDS),
-    ("operation_order", MAX_PLAYERS), ("operation_flags", 3),
+_CARDS = 3  # copies of a card type that a count field reads as 1
+LAYOUT = Layout(
+    Block("seat", (
+        Field("present", help="the seat is at the table"),
+        Field("character", len(CHARACTERS), help="one-hot character"),
+        Field("teammate", help="partnership: same team as the observer (self too)"),
+        Field("start", help="holds the start token"),
+        Field("leader", help="leads this operation"),
+        Field("to_act", help="is to decide"),
+        Field("influence", scale=40, help="influence (a hidden simultaneous forecast's stake counted back in)"),
+        Field("stake", scale=MAX_STAKE, help="committed stake"),
+        Field("bid", MAX_BID + 1, help="one-hot bid, when visible"),
+        Field("forecast_made", help="has a forecast"),
+        Field("leverage", scale=6, help="leverage tokens"),
+        Field("won", OPERATIONS + 1, help="one-hot operations won"),
+        Field("tokens_used", 3, help="ghost, regroup, power token used"),
+        Field("hand_size", scale=16, help="cards in hand"),
+        Field("deck_size", scale=40, help="cards in deck"),
+        Field("voids", len(SUITS), help="per suit: showed void in it since it last drew"),
+        Field("hand", NUM_CARDS, scale=_CARDS, help="own hand; another seat's: the cards all know it holds"),
+        Field("hidden", NUM_CARDS, scale=_CARDS, help="own deck; another seat's: its other cards, hand or deck"),
+        Field("discard", NUM_CARDS, scale=_CARDS, help="its discard pile"),
+        Field("played", NUM_CARDS, scale=_CARDS, help="its cards played this round"),
+        Field("operation_card", NUM_CARDS, help="one-hot: its card in this operation"),
+        Field("operation_order", MAX_PLAYERS, help="one-hot: its place in the operation's order"),
+        Field("operation_flags", 3, help="ace played low, mimicked (intimidation), ghost token"),
+    ), count=MAX_PLAYERS, help="seat k: k seats clockwise from the observer (0: itself)"),
+    Block("shared", (
+        Field("round", MAX_ROUNDS, help="one-hot"),
+        Field("final_round", help="this round is the last"),
+        Field("operation", OPERATIONS, help="one-hot, during operations"),
+        Field("phase", 4, help="one-hot: setup, forecast, operations, debriefing"),
+        Field("forecast_pass", 2, help="one-hot: first, revision"),
+        Field("decision", len(DECISIONS), help="one-hot open decision, ``rules.DECISIONS``"),
+        Field("led_suit", len(SUITS), help="one-hot"),
+        Field("armed", 2, help="armed power: Mimic, Mirage"),
+        Field("row", (len(ROW_REWARDS), NUM_ROW_CARDS), help="per slot: the mission/event card, one-hot"),
+        Field("display", NUM_CARDS, scale=_CARDS, help="the reinforcement display"),
+        Field("special_unseen", NUM_CARDS, scale=_CARDS, help="the special deck's unseen cards"),
+        Field("special_known", NUM_CARDS, scale=_CARDS, help="the special deck's public bottom cards"),
+        Field("special_deck_size", scale=len(SPECIAL_DECK), help="cards in the special deck"),
+        Field("leverage_supply", scale=6, help="leverage tokens in the supply"),
+        Field("selection", NUM_CARDS, scale=_CARDS, help="the observer's own regroup selection"),
+        Field("reinforce_turn", 2 * MAX_PLAYERS, help="one-hot reinforcement turn"),
+        Field("options", 2, help="partnership, simultaneous forecasts"),
+        Field("revealed", help="forecasts revealed"),
+    )),
 )  # fmt: skip
-SHARED_FIELDS = (
-    ("round", MAX_ROUNDS), ("final_round", 1), ("operation", OPERATIONS), ("phase", 4), ("forecast_pass", 2),
-    ("decision", len(DECISIONS)), ("led_suit", len(SUITS)), ("armed", 2), ("row", len(ROW_REWARDS) * NUM_ROW_CARDS),
-    ("display", NUM_CARDS), ("special_unseen", NUM_CARDS), ("special_known", NUM_CARDS), ("special_deck_size", 1),
-    ("leverage_supply", 1), ("selection", NUM_CARDS), ("reinforce_turn", 2 * MAX_PLAYERS), ("options", 2),
-    ("revealed", 1),
-)  # fmt: skip
-
-
-SEAT_AT, SEAT_SIZE = layout(SEAT_FIELDS)
-SHARED_AT, SHARED_SIZE = layout(SHARED_FIELDS)
-OBSERVATION_SIZE = MAX_PLAYERS * SEAT_SIZE + SHARED_SIZE
+SEAT_AT, SEAT_SIZE = LAYOUT.blocks["seat"].at, LAYOUT.blocks["seat"].size
+SHARED_AT = LAYOUT.blocks["shared"].at
+OBSERVATION_SIZE = LAYOUT.size
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 _ARMED_INDEX = {"mimic": 0, "mirage": 1}
-_COUNT = 1.0 / 3  # one copy of a card type
+_COUNT = 1.0 / _CARDS  # the encoder counts card copies in every count field at once, then scales them alike
 (_CHARACTER, _TEAMMATE, _START, _LEADER, _TO_ACT, _INFLUENCE, _STAKE, _BID, _MADE, _LEVERAGE, _WON, _TOKENS,
  _HAND_SIZE, _DECK_SIZE, _VOIDS, _HAND, _HIDDEN, _DISCARD, _PLAYED, _OP_CARD, _OP_ORDER, _OP_FLAGS) = (
-    SEAT_AT[name] for name, _ in SEAT_FIELDS[1:]
+    LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:]
 )  # fmt: skip
-_G = MAX_PLAYERS * SEAT_SIZE
 (_ROUND, _FINAL, _OPERATION, _PHASE, _PASS, _DECISION, _LED, _ARMED, _ROW, _DISPLAY, _UNSEEN, _KNOWN, _SPECIAL_SIZE,
  _SUPPLY, _SELECTION, _REINFORCE, _OPTIONS, _REVEALED) = (
-    _G + SHARED_AT[name] for name, _ in SHARED_FIELDS
+    LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields
 )  # fmt: skip
+(_INFLUENCE_SCALE, _STAKE_SCALE, _LEVERAGE_SCALE, _HAND_SIZE_SCALE, _DECK_SIZE_SCALE, _SPECIAL_SIZE_SCALE,
+ _SUPPLY_SCALE) = map(LAYOUT.scale, ("influence", "stake", "leverage", "hand_size", "deck_size", "special_deck_size",
+                                     "leverage_supply"))  # fmt: skip
 
 
 def encode(state: SpytailsState, seat: int) -> np.ndarray:
@@ -233,14 +248,18 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
             stake = 0
         if state.revealed or s == seat:
             at_value += (b + _INFLUENCE, b + _STAKE)
-            value += (state.influence[s] / 40, stake / MAX_STAKE)
+            value += (state.influence[s] / _INFLUENCE_SCALE, stake / _STAKE_SCALE)
             if state.bids[s] >= 0:
                 hot.append(b + _BID + state.bids[s])
         else:
             at_value.append(b + _INFLUENCE)
-            value.append((state.influence[s] + stake) / 40)
+            value.append((state.influence[s] + stake) / _INFLUENCE_SCALE)
         at_value += (b + _LEVERAGE, b + _HAND_SIZE, b + _DECK_SIZE)
-        value += (state.leverage[s] / 6, len(state.hands[s]) / 16, len(state.decks[s]) / 40)
+        value += (
+            state.leverage[s] / _LEVERAGE_SCALE,
+            len(state.hands[s]) / _HAND_SIZE_SCALE,
+            len(state.decks[s]) / _DECK_SIZE_SCALE,
+        )
         hot.append(b + _WON + state.won[s])
         if state.ghost_used[s]:
             hot.append(b + _TOKENS)
@@ -300,7 +319,7 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
     counted += [_UNSEEN + c for c in state.special_deck[known:]]
     counted += [_KNOWN + c for c in state.special_deck[:known]]
     at_value += (_SPECIAL_SIZE, _SUPPLY)
-    value += (len(state.special_deck) / len(SPECIAL_DECK), state.leverage_supply / 6)
+    value += (len(state.special_deck) / _SPECIAL_SIZE_SCALE, state.leverage_supply / _SUPPLY_SCALE)
     if state.mode == "partnership":
         hot.append(_OPTIONS)
     if state.forecast_mode == "simultaneous":

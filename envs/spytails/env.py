@@ -39,6 +39,55 @@ display and special deck, round, operation and the open decision.  Seats are
 relative to the observer and padded to four.  The layout is in
 `envs.spytails.codec`.
 
+The vector field by field (`envs.spytails.codec.LAYOUT`; `at` is the first value's position, a
+seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
+
+| at | field | size | encoding | meaning |
+|--:|---|--:|---|---|
+| 0 | **seat** x 4 | 318 | | seat k: k seats clockwise from the observer (0: itself); copy k at 0 + k x 318 |
+| 0 | present | 1 | 0 or 1 | the seat is at the table |
+| 1 | character | 4 | 0 or 1 | one-hot character |
+| 5 | teammate | 1 | 0 or 1 | partnership: same team as the observer (self too) |
+| 6 | start | 1 | 0 or 1 | holds the start token |
+| 7 | leader | 1 | 0 or 1 | leads this operation |
+| 8 | to_act | 1 | 0 or 1 | is to decide |
+| 9 | influence | 1 | min(value / 40, 1) | influence (a hidden simultaneous forecast's stake counted back in) |
+| 10 | stake | 1 | min(value / 10, 1) | committed stake |
+| 11 | bid | 6 | 0 or 1 | one-hot bid, when visible |
+| 17 | forecast_made | 1 | 0 or 1 | has a forecast |
+| 18 | leverage | 1 | min(value / 6, 1) | leverage tokens |
+| 19 | won | 8 | 0 or 1 | one-hot operations won |
+| 27 | tokens_used | 3 | 0 or 1 | ghost, regroup, power token used |
+| 30 | hand_size | 1 | min(value / 16, 1) | cards in hand |
+| 31 | deck_size | 1 | min(value / 40, 1) | cards in deck |
+| 32 | voids | 4 | 0 or 1 | per suit: showed void in it since it last drew |
+| 36 | hand | 55 | min(value / 3, 1) | own hand; another seat's: the cards all know it holds |
+| 91 | hidden | 55 | min(value / 3, 1) | own deck; another seat's: its other cards, hand or deck |
+| 146 | discard | 55 | min(value / 3, 1) | its discard pile |
+| 201 | played | 55 | min(value / 3, 1) | its cards played this round |
+| 256 | operation_card | 55 | 0 or 1 | one-hot: its card in this operation |
+| 311 | operation_order | 4 | 0 or 1 | one-hot: its place in the operation's order |
+| 315 | operation_flags | 3 | 0 or 1 | ace played low, mimicked (intimidation), ghost token |
+| 1272 | **shared** | 333 | |  |
+| 1272 | round | 9 | 0 or 1 | one-hot |
+| 1281 | final_round | 1 | 0 or 1 | this round is the last |
+| 1282 | operation | 7 | 0 or 1 | one-hot, during operations |
+| 1289 | phase | 4 | 0 or 1 | one-hot: setup, forecast, operations, debriefing |
+| 1293 | forecast_pass | 2 | 0 or 1 | one-hot: first, revision |
+| 1295 | decision | 11 | 0 or 1 | one-hot open decision, ``rules.DECISIONS`` |
+| 1306 | led_suit | 4 | 0 or 1 | one-hot |
+| 1310 | armed | 2 | 0 or 1 | armed power: Mimic, Mirage |
+| 1312 | row | 3x20 | 0 or 1 | per slot: the mission/event card, one-hot |
+| 1372 | display | 55 | min(value / 3, 1) | the reinforcement display |
+| 1427 | special_unseen | 55 | min(value / 3, 1) | the special deck's unseen cards |
+| 1482 | special_known | 55 | min(value / 3, 1) | the special deck's public bottom cards |
+| 1537 | special_deck_size | 1 | min(value / 71, 1) | cards in the special deck |
+| 1538 | leverage_supply | 1 | min(value / 6, 1) | leverage tokens in the supply |
+| 1539 | selection | 55 | min(value / 3, 1) | the observer's own regroup selection |
+| 1594 | reinforce_turn | 8 | 0 or 1 | one-hot reinforcement turn |
+| 1602 | options | 2 | 0 or 1 | partnership, simultaneous forecasts |
+| 1604 | revealed | 1 | 0 or 1 | forecasts revealed |
+
 ### Legal Actions Mask
 `action_mask[i] == 1` exactly for the engine's legal actions of the acting
 seat; all zeros for every other seat.  `env.action_masks()` returns the acting

@@ -1,0 +1,203 @@
+"""Observation fields that carry their scale, and named views over an observation.
+
+A game declares its observation once, as data: fields ``(name, size, scale)``
+laid end to end in blocks, the seat block repeated once per seat (relative to
+the observer, padded to the game's maximum) and the shared blocks once.  The
+encoder takes its offsets and scales from the layout (precomputed at import:
+the encoder is the env's hot path); a reader takes named views, in the style of
+OpenSpiel's observers::
+
+    LAYOUT = Layout(
+        Block("seat", (Field("present"), Field("doubloons", scale=80, help="doubloons")), count=6),
+        Block("shared", (Field("day", 6, help="one-hot"), Field("booty_days", (6, 7), scale=6))),
+    )
+    view = LAYOUT.view(obs)
+    view.doubloons                # float32[6], a view into obs: the encoded values (doubloons / 80)
+    view.decoded("doubloons")     # float64[6]: the values in the game's units (x 80)
+    view.counts("booty_days")     # int[6, 7]: decoded and rounded, for counts
+    view.index("day")             # int: the one-hot's position, -1 when no bit is set
+
+**Views are raw**: attribute access returns numpy views of the observation
+itself (no copy; writable when ``obs`` is), holding the encoded values in
+[0, 1].  Rescaling needs a new array, so it is a method (``decoded``,
+``counts``).  Scaled values are ``value / scale`` clipped at 1: a decoded value
+at 1 means "``scale`` or more".  Views also work on a batch (``obs`` of shape
+``(..., size)``); the leading axes stay in front.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Field:
+    """``size`` values (an int, or a shape such as ``(6, 7)``); each encodes ``value / scale``, clipped at 1
+    (``scale`` 1: flags, one-hots and the like)."""
+
+    name: str
+    size: int | tuple[int, ...] = 1
+    scale: float = 1
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"field name {self.name!r} is not an identifier (views read it as an attribute)")
+        if self.width < 1 or (isinstance(self.size, tuple) and min(self.size) < 1):
+            raise ValueError(f"field {self.name!r}: size {self.size!r} holds no value")
+        if not self.scale > 0:
+            raise ValueError(f"field {self.name!r}: scale {self.scale!r} must be positive")
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The view's shape within one block: ``()`` for a single value."""
+        if isinstance(self.size, tuple):
+            return self.size
+        return () if self.size == 1 else (self.size,)
+
+    @property
+    def width(self) -> int:
+        """Values the field takes in the flat vector."""
+        return prod(self.size) if isinstance(self.size, tuple) else self.size
+
+    @property
+    def encoding(self) -> str:
+        return "0 or 1" if self.scale == 1 else f"min(value / {self.scale:g}, 1)"
+
+
+class Block:
+    """Fields laid end to end, ``count`` times in a row (one copy per relative seat, or once)."""
+
+    def __init__(self, name: str, fields: Sequence[Field], count: int = 1, help: str = "") -> None:
+        if count < 1:
+            raise ValueError(f"block {name!r}: count {count} must be at least 1")
+        self.name = name
+        self.fields = tuple(fields)
+        self.count = count
+        self.help = help
+        self.at: dict[str, int] = {}  # offset of each field within one copy
+        size = 0
+        for f in self.fields:
+            if f.name in self.at:
+                raise ValueError(f"block {name!r} declares field {f.name!r} twice")
+            self.at[f.name] = size
+            size += f.width
+        self.size = size  # values in one copy
+
+
+@dataclass(frozen=True)
+class _Place:
+    """A field's block (where its first copy starts, its size and copies) and the field's place in it."""
+
+    block_start: int
+    block_size: int
+    count: int  # copies: 1 for a block that is not repeated
+    at: int  # within one copy
+    field: Field
+
+    @property
+    def start(self) -> int:
+        return self.block_start + self.at
+
+
+class Layout:
+    """Blocks laid end to end: the whole observation vector.  Field names are unique across blocks."""
+
+    def __init__(self, *blocks: Block) -> None:
+        self.blocks = {b.name: b for b in blocks}
+        if len(self.blocks) != len(blocks):
+            raise ValueError("two blocks share a name")
+        self.start: dict[str, int] = {}  # where each block's first copy starts
+        self._places: dict[str, _Place] = {}
+        at = 0
+        for b in blocks:
+            self.start[b.name] = at
+            for f in b.fields:
+                if f.name in self._places:
+                    raise ValueError(f"field {f.name!r} is declared in two blocks")
+                self._places[f.name] = _Place(at, b.size, b.count, b.at[f.name], f)
+            at += b.count * b.size
+        self.size = at
+
+    def field(self, name: str) -> Field:
+        return self._place(name).field
+
+    def offset(self, name: str) -> int:
+        """Flat position of field ``name``'s first value (in copy 0 of a repeated block: copy k adds
+        ``k * block.size``)."""
+        return self._place(name).start
+
+    def scale(self, name: str) -> float:
+        return self._place(name).field.scale
+
+    def _place(self, name: str) -> _Place:
+        try:
+            return self._places[name]
+        except KeyError:
+            raise ValueError(f"no observation field {name!r}; fields: {', '.join(self._places)}") from None
+
+    def view(self, obs: np.ndarray) -> View:
+        """Named views over ``obs`` (one observation, or a batch whose last axis is the observation)."""
+        if obs.ndim < 1 or obs.shape[-1] != self.size:
+            raise ValueError(f"an observation of this layout has {self.size} values, not shape {obs.shape}")
+        return View(self, obs)
+
+    def describe(self) -> str:
+        """The layout as a Markdown table (the env docstrings carry it; a test checks they agree)."""
+        lines = ["| at | field | size | encoding | meaning |", "|--:|---|--:|---|---|"]
+        for b in self.blocks.values():
+            start = self.start[b.name]
+            copies = f"copy k at {start} + k x {b.size}" if b.count > 1 else ""
+            head = "; ".join(filter(None, (b.help, copies)))
+            name = f"**{b.name}** x {b.count}" if b.count > 1 else f"**{b.name}**"
+            lines.append(f"| {start} | {name} | {b.size} | | {head} |")
+            for f in b.fields:
+                size = "x".join(map(str, f.size)) if isinstance(f.size, tuple) else str(f.size)
+                lines.append(f"| {start + b.at[f.name]} | {f.name} | {size} | {f.encoding} | {f.help} |")
+        return "\n".join(lines)
+
+
+class View:
+    """``view.<field>``: a numpy view of the encoded values (see the module docstring for the shapes)."""
+
+    __slots__ = ("_layout", "_obs")
+
+    def __init__(self, layout: Layout, obs: np.ndarray) -> None:
+        self._layout = layout
+        self._obs = obs
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            place = self._layout._place(name)
+        except ValueError as unknown:
+            raise AttributeError(str(unknown)) from None
+        obs, f = self._obs, place.field
+        lead = obs.shape[:-1]
+        if place.count == 1:
+            return obs[..., place.start : place.start + f.width].reshape((*lead, *f.shape))
+        block = obs[..., place.block_start : place.block_start + place.count * place.block_size]
+        copies = block.reshape((*lead, place.count, place.block_size))  # splits the last axis: still a view
+        if not f.shape:
+            return copies[..., place.at]
+        return copies[..., place.at : place.at + f.width].reshape((*lead, place.count, *f.shape))
+
+    def decoded(self, name: str) -> np.ndarray:
+        """Field ``name`` in the game's units (``encoded * scale``): a new float64 array."""
+        return getattr(self, name) * np.float64(self._layout.scale(name))
+
+    def counts(self, name: str) -> np.ndarray:
+        """``decoded(name)`` rounded to whole numbers (the field holds counts)."""
+        return np.rint(self.decoded(name)).astype(int)
+
+    def index(self, name: str) -> np.ndarray | int:
+        """The set position of a one-hot field (over its last axis), -1 where none is set."""
+        values = getattr(self, name)
+        hot = np.argmax(values, axis=-1)
+        found = np.where(values.max(axis=-1) > 0.5, hot, -1)
+        return int(found) if found.ndim == 0 else found
