@@ -10,12 +10,13 @@ OpenSpiel's ``liars_dice`` rules (highest face wild, bets on every face, no
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from envs.core.codec import Action
 from envs.core.game import TERMINAL, GameState
+from envs.core.validate import Built, Const, Int, Record, ensure, read
 from envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound
 from envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
 
@@ -31,6 +32,7 @@ def roll(kind: int, rng: np.random.Generator) -> int:
 
 @dataclass(eq=False)
 class BettingGameState(GameState):
+    validated: ClassVar[bool] = True
     num_players: int
     round: BettingRound
 
@@ -56,19 +58,30 @@ class BettingGameState(GameState):
         return {"game": "liars_dice", "num_players": self.num_players, "round": self.round.to_dict()}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BettingGameState:
-        if data.get("game") != "liars_dice":
-            raise ValueError(f"not a liars_dice state (game={data.get('game')!r})")
-        try:
-            state = cls(int(data["num_players"]), BettingRound.from_dict(data["round"]))
-        except (KeyError, TypeError) as bad:
-            raise ValueError(f"liars_dice state is malformed: {bad!r}") from None
-        if sorted(state.round.cups) != list(range(state.num_players)):
-            raise ValueError("liars_dice state: there must be one cup per seat")
-        betting = state.round
-        if not set(betting.bettors) <= set(betting.cups) or not 0 <= betting.turn < len(betting.bettors):
-            raise ValueError("liars_dice state: bettors must be seats at the table and turn one of them")
-        return state
+    def from_dict(cls, data: Any) -> BettingGameState:
+        """Read ``to_dict``'s output; ``ValueError`` naming the offending field by its path otherwise."""
+        fields = read(STATE, data)
+        n, betting = fields["num_players"], fields["round"]
+        ensure(sorted(betting.cups) == list(range(n)), "round.cups", f"one cup per seat 0..{n - 1}")
+        ensure(betting.bettors == list(range(n)), "round.bettors", f"every seat bets, in seat order: {list(range(n))}")
+        ensure(betting.captains == n, "round.captains", f"{betting.captains} for {n} seats")
+        ensure(betting.rules in PRESETS.values(), "round.rules", f"not the rules of a preset ({', '.join(PRESETS)})")
+        crew = {seat: sum(kind == Die.CREW for kind, _ in cup) for seat, cup in betting.cups.items()}
+        ensure(len(set(crew.values())) == 1 and 1 <= crew[0] <= MAX_DICE, "round.cups",
+               f"every cup holds the same 1..{MAX_DICE} crew dice, not {list(crew.values())}")  # fmt: skip
+        for seat, cup in betting.cups.items():
+            for i, (kind, _) in enumerate(cup):
+                ensure(kind == Die.CREW or kind in SPECIALS, f"round.cups.{seat}[{i}].kind",
+                       f"the {DIE_NAMES[kind]} die is not one of this game's dice")  # fmt: skip
+        if betting.outcome is not None:
+            judged = BettingRound(betting.cups, betting.bettors, betting.captains, betting.rules, list(betting.bids),
+                                  betting.turn)  # fmt: skip
+            call = betting.outcome
+            ensure(call.call != "alone" and call.caller == judged.current and bool(betting.bids), "round.outcome",
+                   "only the seat to bet may call, after a bet")  # fmt: skip
+            judged.apply(("liar",) if call.call == "liar" else ("exact", *call.bet))
+            ensure(judged.outcome == call, "round.outcome", "is not what the call gives with these cups")
+        return cls(n, betting)
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> BettingGameState:
         """Reroll every other cup: bets are talk, they constrain no face."""
@@ -80,6 +93,12 @@ class BettingGameState(GameState):
                         die[1] = roll(die[0], rng)
         return state
 
+
+STATE = Record({
+    "game": Const("liars_dice"),
+    "num_players": Int(2, MAX_PLAYERS, "a table of"),
+    "round": Built(lambda value, path: BettingRound.from_dict(value, path)),
+}, into=("num_players",))  # fmt: skip
 
 _SPECIAL_BY_NAME = {DIE_NAMES[k].lower(): k for k in SPECIALS}
 
@@ -97,9 +116,9 @@ def new_game(
         unknown = [name for name in specials if name.lower() not in _SPECIAL_BY_NAME]
         if unknown or len(set(specials)) != len(specials):
             raise ValueError(f"specials must be distinct names from {sorted(_SPECIAL_BY_NAME)}, not {list(specials)}")
-    cups: dict[int, list[list[int]]] = {s: [[Die.CREW, 0] for _ in range(dice)] for s in range(num_players)}
+    cups: dict[int, list[list[int]]] = {s: [[int(Die.CREW), 0] for _ in range(dice)] for s in range(num_players)}
     for name in specials:
-        cups[int(rng.integers(num_players))].append([_SPECIAL_BY_NAME[name.lower()], 0])
+        cups[int(rng.integers(num_players))].append([int(_SPECIAL_BY_NAME[name.lower()]), 0])
     # One draw for every die, in cup order: the same numbers as one ``roll`` per die.
     dice_in_play = [die for cup in cups.values() for die in cup]
     for die, side in zip(dice_in_play, rng.integers(6, size=len(dice_in_play)).tolist(), strict=True):

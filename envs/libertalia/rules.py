@@ -12,13 +12,30 @@ says how each one is implemented.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from envs.core.codec import Action
 from envs.core.game import TERMINAL, GameState, plain
+from envs.core.validate import (
+    Bool,
+    Const,
+    EmptyOr,
+    Fields,
+    Int,
+    ListOf,
+    OneOf,
+    PerSeat,
+    Record,
+    Seat,
+    Str,
+    Tally,
+    ensure,
+    read,
+)
 from envs.libertalia.content import (
     BAG,
     BOOTY_NAMES,
@@ -42,6 +59,11 @@ PHASES = (SUNRISE, PARROT, DAY, DUSK, OVER)
 
 # Decisions (``pending[0]``) and the action kind each one takes.
 DECISIONS = ("play", "parrot", "recruit", "surgeon", "keep", "trade", "gunner", "booty", "sabre")
+_DECISION_PHASE = {"play": SUNRISE, "parrot": PARROT, "recruit": DAY, "surgeon": DAY, "keep": DAY, "trade": DAY,
+                   "gunner": DAY, "booty": DUSK, "sabre": DUSK}  # fmt: skip
+# The day decisions: the ship card at the cursor that opens each one.
+_DECISION_RANK = {"parrot": Rank.PARROT, "recruit": Rank.RECRUITER, "surgeon": Rank.SURGEON, "keep": Rank.PREACHER,
+                  "trade": Rank.MERCHANT, "gunner": Rank.GUNNER}  # fmt: skip
 
 
 def booty_total(counts: list[int]) -> int:
@@ -66,6 +88,7 @@ class HiddenGroup:
 
 @dataclass(eq=False)
 class LibertaliaState(GameState):
+    validated: ClassVar[bool] = True
     num_players: int
     campaign: int = 0
     day: int = 0
@@ -531,58 +554,80 @@ class LibertaliaState(GameState):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LibertaliaState:
-        if data.get("game") != "libertalia":
-            raise ValueError(f"not a Libertalia state (game={data.get('game')!r})")
-        try:
-            state = cls(
-                num_players=int(data["num_players"]),
-                campaign=int(data["campaign"]),
-                day=int(data["day"]),
-                phase=str(data["phase"]),
-                cursor=int(data["cursor"]),
-                dusk_picks=int(data["dusk_picks"]),
-                dusk_officer=bool(data["dusk_officer"]),
-                hidden=[[HiddenGroup(list(m), int(k), int(c)) for m, k, c in groups] for groups in data["hidden"]],
-                **{name: plain(data[name]) for name in cls._LISTS},
-            )
-        except KeyError as missing:
-            raise ValueError(f"Libertalia state is missing {missing}") from None
+    def from_dict(cls, data: Any) -> LibertaliaState:
+        """Read ``to_dict``'s output against ``STATE`` and the game's invariants (``validate``); ``ValueError``
+        naming the offending field by its path otherwise."""
+        fields = read(STATE, data)
+        del fields["game"]
+        fields["hidden"] = [[HiddenGroup(*g) for g in groups] for groups in fields["hidden"]]
+        state = cls(**fields)
         state.validate()
         return state
 
     def validate(self) -> None:
-        """Raise ``ValueError`` if the position breaks the game's invariants."""
-        n = self.num_players
-        problems = []
-        if not 2 <= n <= 6:
-            problems.append(f"num_players {n} not in 2..6")
-        if self.phase not in PHASES:
-            problems.append(f"phase {self.phase!r} not one of {PHASES}")
-        for name in ("hands", "chosen", "dens", "den_booty", "discards", "doubloons", "score", "hidden"):
-            if len(getattr(self, name)) != n:
-                problems.append(f"{name} has {len(getattr(self, name))} entries for {n} players")
-        if len(self.booty_days) != DAYS or any(len(row) != len(BAG) for row in self.booty_days):
-            problems.append("booty_days must be 6 rows of 7 token counts")
-        if (self.phase == OVER) != (not self.pending):
-            problems.append(f"pending {self.pending!r} must be empty exactly when the game is over")
-        elif self.pending and (self.pending[0] not in DECISIONS or not 0 <= self.pending[1] < n):
-            problems.append(f"pending {self.pending!r} is not a decision of a seat")
-        in_row = self.phase not in (PARROT, DAY) or 0 <= self.cursor <= len(self.ship)
-        if not in_row or self.dusk_picks not in (-1, 0, 1, 2):
-            problems.append(f"cursor {self.cursor} or dusk_picks {self.dusk_picks} out of range")
-        if not problems:
-            for seat in range(n):
-                places = self.hands[seat] + self.dens[seat] + self.discards[seat]
-                places += [r for s, r in self.ship if s == seat]
-                if len(places) != len(set(places)) or any(not 1 <= r <= NUM_RANKS for r in places):
-                    problems.append(f"seat {seat} holds a rank twice or out of 1..30")
-                if self.chosen[seat] and self.chosen[seat] not in self.hands[seat]:
-                    problems.append(f"seat {seat} chose {self.chosen[seat]}, which is not in its hand")
-            if not problems and self.pending and not self.legal_actions():
-                problems.append(f"the open decision {self.pending!r} has no legal action")
-        if problems:
-            raise ValueError("invalid Libertalia state: " + "; ".join(problems))
+        """Raise ``ValueError`` naming the field if the position breaks the game's invariants: where each
+        card is, the booty counted, the open decision one that this phase and ship would ask."""
+        n, phase, pending = self.num_players, self.phase, self.pending
+        ensure((phase == OVER) == (not pending), "pending", f"{pending!r} must be empty exactly when the game is over")
+        ensure(self.day < DAYS or phase == OVER, "day", f"{self.day} is past the last day of a live campaign")
+        dealt = set(range(1, NUM_RANKS + 1)) - set(self.undealt)
+        ensure(len(dealt) + len(self.undealt) == NUM_RANKS, "undealt", "names a rank twice")
+        ensure(len(self.undealt) >= sum(DEAL_SIZES[self.campaign + 1 :]), "undealt",
+               f"{len(self.undealt)} ranks cannot deal the campaigns after campaign {self.campaign + 1}")  # fmt: skip
+        for seat in range(n):
+            cards = Tally()
+            for name in ("hands", "dens", "discards"):
+                cards.add(f"{name}[{seat}]", getattr(self, name)[seat])
+            cards.add("ship", (r for s, r in self.ship if s == seat))
+            cards.conserved(Counter(dealt), f"seat {seat}'s cards", lambda r: f"rank {r}", at_most=True)
+            for name in ("hands", "dens"):
+                cards = getattr(self, name)[seat]
+                ensure(cards == sorted(cards), f"{name}[{seat}]", f"{cards} is not in rank order")
+            chosen = self.chosen[seat]
+            ensure(not chosen or (phase == SUNRISE and chosen in self.hands[seat]), f"chosen[{seat}]",
+                   f"{chosen} is not a card of its hand chosen at sunrise")  # fmt: skip
+            for i, group in enumerate(self.hidden[seat]):
+                at = f"hidden[{seat}][{i}]"
+                members, hand = set(group.members), set(self.hands[seat])
+                ensure(len(members) == len(group.members), at, "names a card twice")
+                ensure(group.in_hand == len(members & hand) and 0 < group.in_hand < len(members), at,
+                       f"{group.in_hand} of {sorted(members)} in hand: not a group the table cannot tell")  # fmt: skip
+                ensure(group.campaign <= self.campaign, at, f"campaign {group.campaign} has not begun")
+                if group.campaign == self.campaign and phase != OVER:  # the last campaign's piles are gone
+                    ensure(members <= hand | set(self.discards[seat]), at, "holds cards that left hand and discard")
+        ship_seats = [s for s, _ in self.ship]
+        ensure(len(set(ship_seats)) == len(ship_seats), "ship", "holds two cards of one seat")
+        ensure(self.ship == sorted(self.ship, key=lambda c: self.ship_key(*c)), "ship", "is not in boarding order")
+        ensure(phase not in (SUNRISE, OVER) or not self.ship, "ship", f"holds cards at {phase}")
+        ensure(phase not in (PARROT, DAY) or self.cursor <= len(self.ship), "cursor",
+               f"{self.cursor} is past the {len(self.ship)} ship cards")  # fmt: skip
+        tokens = Tally()
+        for name in ("bag", "den_booty", "booty_days"):
+            rows = [getattr(self, name)] if name == "bag" else getattr(self, name)
+            for i, row in enumerate(rows):
+                tokens.add(name if name == "bag" else f"{name}[{i}]", (t for t, k in enumerate(row) for _ in range(k)))
+        # at most the 50 tokens (hand-set positions may leave some out of play)
+        tokens.conserved(Counter({t: k for t, k in enumerate(BAG)}), "booty", lambda t: BOOTY_NAMES[t], at_most=True)
+        if pending:
+            self._check_pending()
+
+    def _check_pending(self) -> None:
+        """The open decision is one the flow would open here, for the seat it names, with a legal answer."""
+        kind, seat = self.pending
+        phase, ship = self.phase, self.ship
+        ensure(phase == _DECISION_PHASE[kind], "pending", f"{kind!r} is not a decision of the {phase} phase")
+        if kind == "play":
+            waiting = [s for s in range(self.num_players) if not self.chosen[s] and self.hands[s]]
+            ensure(waiting[:1] == [seat], "pending", f"seat {seat} is not the next to choose at sunrise")
+        elif kind in ("booty", "sabre"):
+            ensure(bool(ship) and ship[-1][0] == seat, "pending", f"seat {seat} has not the last card on the ship")
+            ensure(self.dusk_picks >= (kind == "booty"), "dusk_picks", f"{self.dusk_picks} picks left for {kind!r}")
+        else:
+            ensure(self.cursor < len(ship) and ship[self.cursor][0] == seat, "pending",
+                   f"seat {seat} has not the ship card at the cursor")  # fmt: skip
+            rank = ship[self.cursor][1]
+            ensure(_DECISION_RANK[kind] == rank, "pending", f"{CHARACTERS[rank]} does not ask for {kind!r}")
+        ensure(bool(self.legal_actions()), "pending", f"the open decision {self.pending!r} has no legal action")
 
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> LibertaliaState:
         """Redraw what ``seat`` cannot see: others' unrevealed sunrise picks and
@@ -607,6 +652,41 @@ class LibertaliaState(GameState):
         state.log = [entry for entry in state.log if entry[0] in (-1, seat)]
         return state
 
+
+# -- what a saved state may hold ---------------------------------------------------------------------------
+MAX_PLAYERS = len(COLOURS)
+MAX_DOUBLOONS = 999  # far above any game's (the observation clips at 80)
+MAX_SCORE = 9999
+MAX_LOG = 200  # lines in one day's log
+_RANK = Int(1, NUM_RANKS, "a rank")
+_CARDS = ListOf(_RANK, NUM_RANKS)
+_BOOTY = Fields(tuple((name, Int(0, k, f"a count of {name}")) for name, k in zip(BOOTY_NAMES, BAG, strict=True)))
+STATE = Record({
+    "game": Const("libertalia"),
+    "num_players": Int(2, MAX_PLAYERS, "a table of"),
+    "campaign": Int(0, CAMPAIGNS - 1, "a campaign"),
+    "day": Int(0, DAYS, "a day"),
+    "phase": OneOf(PHASES, "a phase:"),
+    "cursor": Int(0, MAX_PLAYERS, "a ship position"),
+    "dusk_picks": Int(-1, 2, "a number of picks (or -1)"),
+    "dusk_officer": Bool(),
+    "hidden": PerSeat(ListOf(Fields((("members", _CARDS), ("in_hand", Int(0, NUM_RANKS, "a number of cards")),
+                                     ("campaign", Int(0, CAMPAIGNS - 1, "a campaign")))), CAMPAIGNS)),
+    "undealt": _CARDS,
+    "hands": PerSeat(_CARDS),
+    "chosen": PerSeat(Int(0, NUM_RANKS, "a rank (or 0)")),
+    "ship": ListOf(Fields((("seat", Seat()), ("rank", _RANK))), MAX_PLAYERS),
+    "dens": PerSeat(_CARDS),
+    "den_booty": PerSeat(_BOOTY),
+    "discards": PerSeat(_CARDS),
+    "doubloons": PerSeat(Int(0, MAX_DOUBLOONS, "a number of doubloons")),
+    "score": PerSeat(Int(0, MAX_SCORE, "a score")),
+    "campaign_totals": ListOf(PerSeat(Int(0, MAX_SCORE, "a score")), CAMPAIGNS),
+    "booty_days": ListOf(_BOOTY, DAYS, min_len=DAYS),
+    "bag": _BOOTY,
+    "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", Seat())))),
+    "log": ListOf(Fields((("reader", Seat(-1)), ("text", Str()))), MAX_LOG),
+}, into=("num_players",))  # fmt: skip
 
 
 def new_game(num_players: int, rng: np.random.Generator) -> LibertaliaState:

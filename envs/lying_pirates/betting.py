@@ -10,10 +10,32 @@ Actions: ``("bid", quantity, face)``, ``("exact", quantity, face)``, ``("liar",)
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.lying_pirates.dice import BET_FACES, BLANK, BOMB, COIN, WILD, Die
+from envs.core.validate import (
+    Bool,
+    Built,
+    Fields,
+    Int,
+    IntKeys,
+    ListOf,
+    Maybe,
+    OneOf,
+    Record,
+    Tally,
+    ensure,
+    join,
+    read,
+)
+from envs.lying_pirates.dice import BET_FACES, BLANK, BOMB, COIN, CREW_LIMIT, DIE_NAMES, FACES, WILD, Die
+
+# Bounds of a saved phase, from the rules: at most six captains (five players and the Phantom, or six),
+# each with a full crew and every special die.
+MAX_CAPTAINS = 6
+MAX_CUP = CREW_LIMIT + len(Die) - 1
+MAX_DICE_IN_PLAY = MAX_CAPTAINS * MAX_CUP
 
 
 @dataclass(frozen=True)
@@ -30,8 +52,23 @@ class BettingRules:
                 "first_bid_cap": self.first_bid_cap}  # fmt: skip
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BettingRules:
-        return cls(int(data["wild"]), tuple(data["faces"]), bool(data["exact"]), bool(data["first_bid_cap"]))
+    def from_dict(cls, data: Any, path: str = "rules") -> BettingRules:
+        """Read and check ``to_dict``'s output; ``ValueError`` naming the field by its ``path`` otherwise."""
+        fields = read(RULES, data, path)
+        _rising_faces(fields["faces"], join(path, "faces"))
+        return cls(fields["wild"], tuple(fields["faces"]), fields["exact"], fields["first_bid_cap"])
+
+
+def _rising_faces(faces: list[int], path: str) -> None:
+    ensure(faces == sorted(set(faces)), path, f"{faces} must be distinct faces in rising order")
+
+
+RULES = Record({
+    "wild": Int(1, 6, "a face"),
+    "faces": ListOf(Int(1, 6, "a face"), max_len=6, min_len=1),
+    "exact": Bool(),
+    "first_bid_cap": Bool(),
+})  # fmt: skip
 
 
 LYING_PIRATES = BettingRules()
@@ -57,8 +94,23 @@ class Outcome:
         return {**self.__dict__, "bet": list(self.bet)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        return cls(**{**data, "bet": tuple(data["bet"])})
+    def from_dict(cls, data: Any, path: str = "outcome") -> Outcome:
+        """Read and check the shape of ``to_dict``'s output (``BettingRound.from_dict`` checks the seats)."""
+        fields = read(OUTCOME, data, path)
+        return cls(**{**fields, "bet": tuple(fields["bet"])})
+
+
+_SEATS = ListOf(Int(0, MAX_CAPTAINS - 1, "a captain"), max_len=MAX_CAPTAINS)
+_SEAT_OR_NONE = Int(-1, MAX_CAPTAINS - 1, "a captain (or -1)")
+OUTCOME = Record({
+    "winners": _SEATS, "losers": _SEATS, "survivors": _SEATS,
+    "call": OneOf(("liar", "exact", "alone"), "a call:"),
+    "caller": _SEAT_OR_NONE, "bettor": _SEAT_OR_NONE,
+    "bet": Fields((("quantity", Int(0, MAX_DICE_IN_PLAY, "a quantity")), ("face", Int(0, 6, "a face")))),
+    "count": Int(0, MAX_DICE_IN_PLAY, "a count of dice"),
+    "correct": Bool(),
+    "wrong_exact": _SEAT_OR_NONE,
+})  # fmt: skip
 
 
 def count_for(cups: dict[int, list[list[int]]], face: int, judged: int, rules: BettingRules) -> int:
@@ -176,16 +228,77 @@ class BettingRound:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BettingRound:
-        return cls(
-            cups={int(s): [list(d) for d in cup] for s, cup in data["cups"].items()},
-            bettors=list(data["bettors"]),
-            captains=int(data["captains"]),
-            rules=BettingRules.from_dict(data["rules"]),
-            bids=[list(b) for b in data["bids"]],
-            turn=int(data["turn"]),
-            outcome=Outcome.from_dict(data["outcome"]) if data["outcome"] else None,
+    def from_dict(cls, data: Any, path: str = "betting") -> BettingRound:
+        """Read ``to_dict``'s output and check it as a betting phase: every die a face of its kind, each
+        special die at most once, bettors with cups, bids by the bettors in turn and each one a raise.
+        ``ValueError`` naming the field by its path (under ``path``) otherwise."""
+        fields = read(ROUND, data, path)
+        betting = cls(
+            cups=fields["cups"],
+            bettors=fields["bettors"],
+            captains=fields["captains"],
+            rules=fields["rules"],
+            bids=fields["bids"],
+            turn=fields["turn"],
+            outcome=fields["outcome"],
         )
+        betting.check(path)
+        return betting
+
+    def check(self, path: str = "betting") -> None:
+        """Refuse a phase that betting could not have reached (see ``from_dict``)."""
+        for seat in self.cups:
+            ensure(seat < self.captains, join(join(path, "cups"), str(seat)), f"no captain {seat} of {self.captains}")
+        specials = Tally()
+        for seat, cup in self.cups.items():
+            specials.add(join(join(path, "cups"), str(seat)), (kind for kind, _ in cup if kind != Die.CREW))
+        specials.conserved(Counter(Die), "special dice", lambda kind: f"the {DIE_NAMES[kind]} die", at_most=True)
+        bettors = self.bettors
+        where = join(path, "bettors")
+        ensure(len(set(bettors)) == len(bettors), where, f"{bettors} names a captain twice")
+        for i, seat in enumerate(bettors):
+            ensure(seat in self.cups, join(where, i), f"captain {seat} bets without a cup")
+        ensure(self.turn == len(self.bids) % len(bettors), join(path, "turn"),
+               f"{self.turn} is not the turn after {len(self.bids)} bids among {len(bettors)} bettors")  # fmt: skip
+        last = None
+        top = self.dice_in_play
+        for i, (seat, q, f) in enumerate(self.bids):
+            at = join(join(path, "bids"), i)
+            ensure(seat == bettors[i % len(bettors)], join(at, "seat"), f"captain {seat} did not bet {i + 1}th")
+            ensure((q, f) in raises_after(self.rules, last, top, self.captains), at,
+                   f"{q}x{f} is not a bet that may follow {'the opening' if last is None else last}")  # fmt: skip
+            last = (q, f)
+        if self.outcome is not None:
+            self._check_outcome(join(path, "outcome"))
+
+    def _check_outcome(self, path: str) -> None:
+        o = self.outcome
+        seats = o.winners + o.losers + o.survivors
+        ensure(sorted(seats) == sorted(self.bettors), path,
+               f"winners, losers and survivors {seats} must be the bettors {self.bettors}, each once")  # fmt: skip
+        for name in ("caller", "bettor", "wrong_exact"):
+            seat = getattr(o, name)
+            ensure(seat == -1 or seat in self.bettors, join(path, name), f"{seat} is not a bettor")
+        ensure((o.call == "alone") == (len(self.bettors) == 1), join(path, "call"),
+               f"{o.call!r} with {len(self.bettors)} bettor(s)")  # fmt: skip
+
+
+def _die_face(die: list[int], path: str) -> None:
+    kind, face = die
+    ensure(face in FACES[Die(kind)], join(path, "face"), f"{face} is not a face of a {DIE_NAMES[kind]} die")
+
+
+_DIE = Fields((("kind", Int(0, len(Die) - 1, "a die kind")), ("face", Int(0, 8, "a face"))), check=_die_face)
+ROUND = Record({
+    "cups": IntKeys(Int(0, MAX_CAPTAINS - 1, "a captain"), ListOf(_DIE, MAX_CUP), max_len=MAX_CAPTAINS),
+    "bettors": ListOf(Int(0, MAX_CAPTAINS - 1, "a captain"), max_len=MAX_CAPTAINS, min_len=1),
+    "captains": Int(1, MAX_CAPTAINS, "a number of captains"),
+    "rules": Built(BettingRules.from_dict),
+    "bids": ListOf(Fields((("seat", Int(0, MAX_CAPTAINS - 1, "a captain")), ("quantity", Int(1, MAX_DICE_IN_PLAY,
+                   "a quantity")), ("face", Int(1, 6, "a face")))), max_len=MAX_DICE_IN_PLAY * 6),
+    "turn": Int(0, MAX_CAPTAINS - 1, "a turn"),
+    "outcome": Maybe(Built(Outcome.from_dict)),
+})  # fmt: skip
 
 
 _ICON_FACES = {BLANK: "-", COIN: "$", BOMB: "*"}  # the Mayor die's coin and bomb (Cities of Greed)

@@ -23,12 +23,26 @@ from __future__ import annotations
 from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from envs.core.codec import Action
 from envs.core.game import TERMINAL, GameState
+from envs.core.validate import (
+    Bool,
+    Const,
+    EmptyOr,
+    Fields,
+    Int,
+    ListOf,
+    OneOf,
+    PerSeat,
+    Record,
+    Seat,
+    Str,
+    read,
+)
 from envs.spytails.content import (
     ACES,
     ALKA,
@@ -50,6 +64,8 @@ from envs.spytails.content import (
     LOW_ACE,
     MAX_BID,
     MAX_EXTRA_ROUNDS,
+    MAX_ROUNDS,
+    MAX_STAKE,
     MIMIC,
     MIRAGE,
     MISSIONS,
@@ -105,6 +121,7 @@ def face_value(play: list[int]) -> int:
 
 @dataclass(eq=False)
 class SpytailsState(GameState):
+    validated: ClassVar[bool] = True
     num_players: int
     mode: str = "individual"
     forecast_mode: str = "sequential"
@@ -740,23 +757,13 @@ class SpytailsState(GameState):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SpytailsState:
-        if data.get("game") != "spytails":
-            raise ValueError(f"not a Spytails state (game={data.get('game')!r})")
-        try:
-            state = cls(
-                num_players=int(data["num_players"]),
-                **{name: kind(data[name]) for name, kind in cls._SCALARS},
-                **cls._copy_lists(data),
-            )
-        except KeyError as missing:
-            raise ValueError(f"Spytails state is missing {missing}") from None
-        except (TypeError, ValueError) as bad:
-            raise ValueError(f"Spytails state is malformed: {bad}") from None
-        try:
-            state.validate()
-        except (IndexError, KeyError, TypeError) as bad:
-            raise ValueError(f"Spytails state is malformed: {bad!r}") from None
+    def from_dict(cls, data: Any) -> SpytailsState:
+        """Read ``to_dict``'s output against ``STATE`` and the game's invariants (``validate``); ``ValueError``
+        naming the offending field by its path otherwise."""
+        fields = read(STATE, data)
+        del fields["game"]
+        state = cls(**fields)
+        state.validate()
         return state
 
     def clone(self) -> SpytailsState:
@@ -814,6 +821,14 @@ class SpytailsState(GameState):
             problems.append("influence and leverage must be >= 0 and the six leverage tokens accounted for")
         if not 0 <= self.operation <= OPERATIONS or len(self.trick) > n or not 0 <= self.start < n:
             problems.append(f"operation {self.operation}, trick or start token out of range")
+        if not self.round <= self.last_round <= max(map(rounds_for, (2, 3, 4))) - 1 + self.extra_rounds:
+            problems.append(f"round {self.round} of {self.last_round + 1} with {self.extra_rounds} extra")
+        if len(self.round_ops) > self.operation:
+            problems.append(f"round_ops holds {len(self.round_ops)} operations, {self.operation} are finished")
+        for trick, leader in [(self.trick, self.leader)] + [(t, None) for _, t in self.round_ops]:
+            first = trick[0][0] if leader is None and trick else leader
+            if [p[0] for p in trick] != [(first + i) % n for i in range(len(trick))]:
+                problems.append(f"the plays {trick} are not in turn from seat {first}")
         if not 0 <= self.special_known <= len(self.special_deck):
             problems.append(f"special_known {self.special_known} exceeds the special deck")
         if len(self.row) != len(ROW_REWARDS) or sorted(self.row + self.row_deck + self.row_discard) != list(
@@ -907,6 +922,70 @@ class SpytailsState(GameState):
         led = self.led_suit()
         return [(led,), tuple(s for s in range(len(SUITS)) if s != led)]
 
+
+
+# -- what a saved state may hold --------------------------------------------------------------------------
+MAX_PLAYERS = 4
+MAX_PILE = len(BASIC_DECK) + len(SPECIAL_DECK)  # every card a seat could own
+MAX_INFLUENCE = 999  # far above any game's (the observation clips at 40)
+_CARD = Int(0, NUM_CARDS - 1, "a card")
+_PILE = ListOf(_CARD, MAX_PILE)
+_PLAY = Fields((("seat", Seat()), ("card", Int(GHOST_TOKEN, NUM_CARDS - 1, "a card (or the ghost token -1),")),
+                ("low", Int(0, 1)), ("mimic", Int(0, 1))))  # fmt: skip
+_TRICK = ListOf(_PLAY, lambda context: context["num_players"])
+_ROW_CARD = Int(0, NUM_ROW_CARDS - 1, "a mission/event card")
+STATE = Record({
+    "game": Const("spytails"),
+    "num_players": Int(2, MAX_PLAYERS, "a table of"),
+    "mode": OneOf(MODES, "a mode:"),
+    "forecast_mode": OneOf(FORECAST_MODES, "a forecast mode:"),
+    "character_mode": OneOf(CHARACTER_MODES, "a character mode:"),
+    "phase": OneOf(PHASES, "a phase:"),
+    "round": Int(0, MAX_ROUNDS - 1, "a round"),
+    "last_round": Int(0, MAX_ROUNDS - 1, "a round"),
+    "extra_rounds": Int(0, MAX_EXTRA_ROUNDS, "a number of extra rounds"),
+    "start": Seat(),
+    "leverage_supply": Int(0, LEVERAGE_TOKENS, "a number of leverage tokens"),
+    "special_known": Int(0, len(SPECIAL_DECK), "a number of cards"),
+    "forecast_pass": Int(0, 1, "a forecast pass"),
+    "revealed": Bool(),
+    "operation": Int(0, OPERATIONS, "an operation"),
+    "leader": Seat(),
+    "armed": OneOf(ARMED, "an armed token:"),
+    "debrief_step": OneOf(DEBRIEF_STEPS, "a debriefing step:"),
+    "reinforce_first": Seat(),
+    "reinforce_turn": Int(0, lambda context: 2 * context["num_players"], "a reinforcement turn"),
+    "characters": PerSeat(Int(-1, len(CHARACTERS) - 1, "a character (or -1)")),
+    "teams": ListOf(Int(0, 1, "a team"), MAX_PLAYERS),
+    "influence": PerSeat(Int(0, MAX_INFLUENCE, "an influence")),
+    "leverage": PerSeat(Int(0, LEVERAGE_TOKENS, "a number of leverage tokens")),
+    "pool_in_hand": PerSeat(Int(0, MAX_PILE, "a number of cards")),
+    "special_deck": ListOf(_CARD, len(SPECIAL_DECK)),
+    "display": ListOf(_CARD, MAX_PLAYERS + 1),
+    "row": ListOf(_ROW_CARD, len(ROW_REWARDS)),
+    "row_deck": ListOf(_ROW_CARD, NUM_ROW_CARDS),
+    "row_discard": ListOf(_ROW_CARD, NUM_ROW_CARDS),
+    "ghost_used": PerSeat(Bool()),
+    "regroup_used": PerSeat(Bool()),
+    "power_used": PerSeat(Bool()),
+    "bids": PerSeat(Int(-1, MAX_BID, "a bid (or -1)")),
+    "stakes": PerSeat(Int(-1, MAX_STAKE, "a stake (or -1)")),
+    "forecast_done": PerSeat(Bool()),
+    "won": PerSeat(Int(0, OPERATIONS, "a number of operations")),
+    "selection": _PILE,
+    "repay_done": PerSeat(Bool()),
+    "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", Seat())))),
+    "log": ListOf(Str(), LOG_LENGTH),
+    "hands": PerSeat(_PILE),
+    "decks": PerSeat(_PILE),
+    "discards": PerSeat(_PILE),
+    "removed": PerSeat(_PILE),
+    "known": PerSeat(_PILE),
+    "pool": PerSeat(_PILE),
+    "voids": PerSeat(ListOf(Int(0, len(SUITS) - 1, "a suit"), len(SUITS))),
+    "trick": _TRICK,
+    "round_ops": ListOf(Fields((("winner", Seat(-1)), ("trick", _TRICK))), OPERATIONS),
+}, into=("num_players",))  # fmt: skip
 
 
 def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:

@@ -258,13 +258,13 @@ def test_spanish_spy_returns_officers_then_draws_one_per_officer():
 
 def test_spanish_spy_draws_replace_the_officers():
     s = make_state(
-        hands=[[17, SPARE], [16], []], den_booty=[tokens(officer=3, relic=1), None, None], bag=[5, 0, 0, 0, 0, 0, 0]
+        hands=[[17, SPARE], [16], []], den_booty=[tokens(officer=3, relic=1), None, None], bag=[4, 0, 0, 0, 0, 0, 0]
     )
     play(s, 17, 16)
     b = s.den_booty[0]
     assert b[RELIC] == 1
     assert sum(b) == 4  # one token drawn per officer
-    assert sum(s.bag) == 5 and s.bag[CHEST] + b[CHEST] == 5
+    assert sum(s.bag) == 4 and s.bag[CHEST] + b[CHEST] == 4
 
 
 # -- 18 Cook (dusk) -----------------------------------------------------------------

@@ -95,10 +95,15 @@ def test_positions_the_engine_cannot_play_are_refused():
 
     data = new_game(3, np.random.default_rng(0)).to_dict()
     for bad, match in (
-        ({"pending": []}, "empty exactly when"),
-        ({"pending": ["recruit", 0]}, "no legal action"),
-        ({"chosen": [31, 0, 0]}, "not in its hand"),
-        ({"phase": "night"}, "phase"),
+        ({"pending": []}, "^pending: .* empty exactly when"),
+        ({"pending": ["recruit", 0]}, "^pending: 'recruit' is not a decision of the sunrise phase"),
+        ({"chosen": [31, 0, 0]}, r"^chosen\[0\]: 31 is not a rank \(or 0\) 0..30"),
+        ({"chosen": [1, 0, 0]} if 1 not in data["hands"][0] else {"chosen": [0, 0, 0, 0]}, "^chosen"),
+        ({"phase": "night"}, "^phase: 'night' \\(string\\) is not a phase: 'sunrise', "),
+        ({"bag": [4, 6, 10, 8, 10, 6, -1]}, r"^bag\.officer: -1 is not a count of officer 0..6"),
+        ({"num_players": 10**9}, "^num_players: 1000000000 is not a table of 2..6"),
+        ({"hands": [[1, 1], [], []]}, r"^hands\[0\]: seat 0's cards: rank 1 appears 2 times"),
+        ({"undealt": "all"}, "^undealt: 'all' .* is not a list"),
     ):
         with pytest.raises(ValueError, match=match):
             LibertaliaState.from_dict({**data, **bad})

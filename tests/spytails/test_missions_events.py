@@ -26,7 +26,8 @@ def p(seat: int, word: str, low: int = 0, mimic: int = 0) -> list[int]:
 
 def finished_round(round_ops, bids=(2, 2, 2)):
     won = [sum(w == s for w, _ in round_ops) for s in range(3)]
-    return make_state(hands=["4S", "5S", "6S"], round_ops=round_ops, won=won, bids=list(bids))
+    return make_state(hands=["4S", "5S", "6S"], round_ops=round_ops, operation=len(round_ops), won=won,
+                      bids=list(bids))  # fmt: skip
 
 
 # -- missions ----------------------------------------------------------------------------------------------
