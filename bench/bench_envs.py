@@ -11,17 +11,26 @@ measured); ``--seed-once`` seeds the first reset only.
 
 Peers, measured the same way in the same run (the optional ``bench`` extra,
 ``pip install -e ".[bench]"``; skipped with a line saying so when missing):
-PettingZoo classic ``texas_holdem_v4`` and ``leduc_holdem_v4`` (``env()``
-and ``raw_env()``), and OpenSpiel's C++ ``liars_dice`` through ``pyspiel``
+PettingZoo classic ``texas_holdem_v4`` at 2 players and at ``--players`` (our
+table size: its ``num_players``), ``leduc_holdem_v4`` (2 players only), each
+through ``env()`` and ``raw_env()``, and OpenSpiel's C++ ``liars_dice`` through ``pyspiel``
 (its default: 2 players x 1 die), each step building the observation tensor
 and the legal-action mask as numpy arrays.  Rows are measured round-robin
 (repeat 1 of every row, then repeat 2, ...) so a change in the machine's load
 falls on every row alike; the report gives the ratio of each of our rows to
-each peer (medians) and checks the speed targets of ``bench/README.md``.
+each peer (medians) and checks the speed targets of ``bench/README.md``, each of
+our rows against texas at its own table size.
 
+Before/after in one run: ``--tree LABEL=PATH`` (repeatable) measures our envs
+as the source tree at PATH has them (a ``git worktree`` of another commit),
+each timed run in a fresh worker process with PATH first on ``sys.path``, the
+rows of every tree and the peers interleaved round-robin; the report adds a
+table of each setup's steps/s per tree.
     python bench/bench_envs.py                      # all envs, 4 players, peers, 5 x 3 s each
     python bench/bench_envs.py --players 2 --seconds 1 --repeats 3 --out bench.md
     python bench/bench_envs.py --no-peers --envs liars_dice_v0 --seconds 0.5 --repeats 3
+    git worktree add /tmp/before <commit>
+    python bench/bench_envs.py --tree before=/tmp/before --tree after=. --seconds 2 --repeats 3
 
 Prints a Markdown report (versions, CPU, one table row per env and API, the
 ratios, the targets); ``--out FILE`` writes the same report to FILE.  Not a
@@ -31,13 +40,16 @@ test: numbers depend on the machine and on whatever else runs on it.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -49,9 +61,9 @@ import envs
 APIS = ("env", "raw_env")
 
 # Speed targets (medians, same run): every env through env() at least this many times the agent
-# steps/s of texas_holdem_v4 (checked like for like, texas through env() too, and against its
-# faster raw_env); the betting env (2 x 1 die) through raw_env within this factor of OpenSpiel's
-# liars_dice.
+# steps/s of texas_holdem_v4 at the same table size (checked like for like, texas through env()
+# too, and against its faster raw_env); the betting env (2 x 1 die) through raw_env within this
+# factor of OpenSpiel's liars_dice.
 TEXAS_FACTOR = 3.0
 OPENSPIEL_FACTOR = 4.0
 
@@ -98,13 +110,18 @@ class Row:
     measure: Callable[[float, int], Run] = field(repr=False)  # (seconds, seed) -> Run
     options: str = ""
     library: str = "bidbluff"
+    tree: str = ""  # ``--tree`` label: the source tree our env was measured from ("": this process's)
     runs: list[Run] = field(default_factory=list)
 
     @property
-    def label(self) -> str:
+    def setup(self) -> str:
         api = f"`{self.api}()`" if self.api in APIS else self.api
         extra = f", {self.options}" if self.options else ""
         return f"{self.env_name} {api} {self.players}p{extra}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.setup} @{self.tree}" if self.tree else self.setup
 
     @property
     def median(self) -> float:
@@ -165,17 +182,57 @@ def aec_measure(make_env: Callable[[], Any], seed_once: bool = False) -> Callabl
     return measure
 
 
-def our_row(env_name: str, api: str, players: int, options: dict[str, Any] | None = None,
-            seed_once: bool = False) -> Row:  # fmt: skip
+def options_label(options: dict[str, Any], seed_once: bool) -> str:
+    return ", ".join([f"{k}={v}" for k, v in options.items()] + (["seeded once"] if seed_once else []))
+
+
+def env_factory(env_name: str, api: str, players: int, options: dict[str, Any]) -> Callable[[], Any]:
     module = envs.load(env_name)
     factory = module.env if api == "env" else module.raw_env
-    options = options or {}
 
     def make_env() -> Any:
         return factory(num_players=players, **options)
 
-    label = ", ".join([f"{k}={v}" for k, v in options.items()] + (["seeded once"] if seed_once else []))
-    return Row(env_name, api, players, aec_measure(make_env, seed_once), options=label)
+    return make_env
+
+
+def our_row(env_name: str, api: str, players: int, options: dict[str, Any] | None = None,
+            seed_once: bool = False) -> Row:  # fmt: skip
+    options = options or {}
+    make_env = env_factory(env_name, api, players, options)
+    return Row(env_name, api, players, aec_measure(make_env, seed_once), options=options_label(options, seed_once))
+
+
+def tree_row(tree: str, path: Path, env_name: str, api: str, players: int, options: dict[str, Any],
+             seed_once: bool) -> Row:  # fmt: skip
+    """Our env as the source tree at ``path`` has it: every timed run in a fresh worker process that
+    imports ``envs`` from ``path`` (so two versions of the package never meet in one process)."""
+    job = {"env": env_name, "api": api, "players": players, "options": options, "seed_once": seed_once}
+
+    def measure(seconds: float, seed: int) -> Run:
+        request = json.dumps({**job, "seconds": seconds, "seed": seed, "reseed": RESEED["every_game"]})
+        search = os.pathsep.join(filter(None, (str(path), os.environ.get("PYTHONPATH"))))
+        command = [sys.executable, str(Path(__file__).resolve()), "--worker", request]
+        done = subprocess.run(command, env={**os.environ, "PYTHONPATH": search}, cwd=path, capture_output=True,
+                              text=True, check=False)  # fmt: skip
+        if done.returncode:
+            raise RuntimeError(f"worker for {env_name} in tree {tree} ({path}) failed:\n{done.stderr}")
+        return Run(**json.loads(done.stdout.splitlines()[-1]))
+
+    return Row(env_name, api, players, measure, options=options_label(options, seed_once), tree=tree)
+
+
+def worker(request: str) -> int:
+    """``--worker``: one timed run of one of our envs (after a warm-up game), printed as JSON."""
+    job = json.loads(request)
+    RESEED["every_game"] = job["reseed"]
+    make_env = env_factory(job["env"], job["api"], job["players"], job["options"])
+    timed_run(make_env, 0.0, 0)  # warm-up, as aec_measure does
+    run = timed_run(make_env, job["seconds"], job["seed"], job["seed_once"])
+    if not Path(envs.__file__).resolve().is_relative_to(Path.cwd().resolve()):
+        raise RuntimeError(f"the worker imported envs from {envs.__file__}, not from the tree {Path.cwd()}")
+    print(json.dumps(run.__dict__))
+    return 0
 
 
 def player_range(env_name: str) -> tuple[int, int]:
@@ -184,17 +241,21 @@ def player_range(env_name: str) -> tuple[int, int]:
 
 
 # -- peers ------------------------------------------------------------------------------
-def pettingzoo_rows() -> tuple[list[Row], list[str]]:
-    """texas_holdem_v4 and leduc_holdem_v4 through env() and raw_env(), or why not."""
+def pettingzoo_rows(players: int) -> tuple[list[Row], list[str]]:
+    """texas_holdem_v4 at 2 and ``players`` seats and leduc_holdem_v4 (2 seats) through env() and raw_env(),
+    or why not."""
     try:
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
     except Exception as missing:  # ImportError, or pettingzoo's DependencyNotInstalled for rlcard
         return [], [f"peers texas_holdem_v4, leduc_holdem_v4: not importable ({missing}); "
                     'install the bench extra: pip install -e ".[bench]"']  # fmt: skip
     rows = []
-    for name, module in (("texas_holdem_v4", texas_holdem_v4), ("leduc_holdem_v4", leduc_holdem_v4)):
+    # texas takes a table size; leduc is for two only
+    tables = [(texas_holdem_v4, "texas_holdem_v4", n, {"num_players": n}) for n in sorted({2, players})]
+    for module, name, n, kwargs in [*tables, (leduc_holdem_v4, "leduc_holdem_v4", 2, {})]:
         for api in APIS:
-            rows.append(Row(name, api, 2, aec_measure(getattr(module, api)), library="PettingZoo classic"))
+            make_env = partial(getattr(module, api), **kwargs)
+            rows.append(Row(name, api, n, aec_measure(make_env), library="PettingZoo classic"))
     return rows, []
 
 
@@ -292,7 +353,8 @@ def table(rows: Sequence[Row]) -> list[str]:
         total_games = sum(r.games for r in row.runs)
         per_game = sum(r.steps for r in row.runs) / total_games
         api = f"`{row.api}()`" if row.api in APIS else row.api
-        cells = [row.library, row.env_name, api, str(row.players), row.options or "-", *steps, *games,
+        library = f"{row.library} @{row.tree}" if row.tree else row.library
+        cells = [library, row.env_name, api, str(row.players), row.options or "-", *steps, *games,
                  f"{per_game:.1f}", str(total_games)]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     return lines
@@ -308,22 +370,50 @@ def ratio_table(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
     return lines
 
 
+def tree_table(ours: Sequence[Row], trees: Sequence[str]) -> list[str]:
+    """Median agent steps/s of each setup as each ``--tree`` has it, and the last tree over the first."""
+    head = "| setup | " + " | ".join(f"@{t} steps/s" for t in trees) + f" | @{trees[-1]} / @{trees[0]} |"
+    lines = [head, "|---|" + "--:|" * (len(trees) + 1)]
+    by_setup: dict[str, dict[str, Row]] = {}
+    for row in ours:
+        by_setup.setdefault(row.setup, {})[row.tree] = row
+    for setup, rows in by_setup.items():
+        cells = [f"{rows[t].median:,.0f}" if t in rows else "-" for t in trees]
+        first, last = rows.get(trees[0]), rows.get(trees[-1])
+        change = f"{last.median / first.median:.2f}x" if first and last else "-"
+        lines.append(f"| {setup} | " + " | ".join(cells) + f" | {change} |")
+    return lines
+
+
+def tree_lines(trees: dict[str, Path]) -> list[str]:
+    """Which commit each ``--tree`` holds, and whether its work tree differs from it."""
+    lines = []
+    for label, path in trees.items():
+        git = ["git", "-C", str(path)]
+        head = subprocess.run([*git, "log", "-1", "--format=%h %s"], capture_output=True, text=True, check=False)
+        dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, check=False).stdout.strip()  # fmt: skip
+        state = " (with uncommitted changes)" if dirty else ""
+        lines.append(f"- tree @{label}: {path}, commit {head.stdout.strip()[:100] or 'unknown'}{state}")
+    return lines
+
+
 def target_lines(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
     lines = []
-    texas = {p.api: p for p in peers if p.env_name == "texas_holdem_v4"}
-    # Two readings of "through env(), >= 3x texas_holdem_v4": like for like (texas through env() too),
-    # and against texas's faster raw_env(); each gets its own verdict.
+    texas = {(p.api, p.players): p for p in peers if p.env_name == "texas_holdem_v4"}
+    # Two readings of "through env(), >= 3x texas_holdem_v4 at the same table size": like for like (texas
+    # through env() too), and against texas's faster raw_env(); each gets its own verdict.
     for api, reading in (("env", "like for like"), ("raw_env", "strict: the faster texas API")):
-        if api not in texas:
+        judged = [(row, texas[api, row.players]) for row in ours if row.api == "env" and (api, row.players) in texas]
+        if not judged:
             continue
-        peer = texas[api]
-        need = TEXAS_FACTOR * peer.median
-        lines.append(f"- every env through `env()` >= {TEXAS_FACTOR:g}x {peer.label} "
-                     f"({peer.median:,.0f}/s; {reading}) = {need:,.0f} steps/s:")  # fmt: skip
-        for row in ours:
-            if row.api == "env":
-                verdict = "met" if row.median >= need else "NOT met"
-                lines.append(f"  - {row.label}: {row.median:,.0f}/s = {row.median / peer.median:.2f}x, {verdict}")
+        lines.append(f"- every env through `env()` >= {TEXAS_FACTOR:g}x texas_holdem_v4 `{api}()` at the same "
+                     f"number of players ({reading}):")  # fmt: skip
+        for row, peer in judged:
+            need = TEXAS_FACTOR * peer.median
+            verdict = "met" if row.median >= need else "NOT met"
+            lines.append(f"  - {row.label}: {row.median:,.0f}/s = {row.median / peer.median:.2f}x "
+                         f"{peer.label} ({peer.median:,.0f}/s; needs {need:,.0f}), {verdict}")  # fmt: skip
     spiel = [p for p in peers if p.library == "OpenSpiel"]
     betting = [r for r in ours if r.env_name == "liars_dice_v0" and r.api == "raw_env" and r.players == 2
                and r.options in (LIKE_OPENSPIEL, "dice=1")]  # fmt: skip
@@ -356,9 +446,13 @@ def report(rows: Sequence[Row], skipped: Sequence[str], args: argparse.Namespace
         )
         + " (OpenSpiel: chance outcomes drawn by the loop's own Generator)",
         f"- machine load: {load}",
+        *tree_lines(args.tree),
         "",
         *(table(rows) if rows else ["No env measured."]),
     ]
+    if args.tree:
+        before_after = tree_table(ours, list(args.tree))
+        lines += ["", "## Before / after (median agent steps/s per source tree)", "", *before_after]
     if ours and peers:
         lines += ["", "## Ratios (median agent steps/s, ours / peer)", "", *ratio_table(ours, peers)]
     lines += ["", "## Targets", "", *target_lines(ours, peers)]
@@ -382,7 +476,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--clock", choices=tuple(CLOCK_NOTE), default="wall",
                         help="rates per wall-clock or per CPU second of this process (default: wall)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown report to this file")
+    parser.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH",
+                        help="our envs from the source tree at PATH (repeatable: before/after)")  # fmt: skip
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # one timed run for --tree, as JSON
     args = parser.parse_args(argv)
+    if args.worker:
+        return args
+    trees = {}
+    for spec in args.tree:
+        label, _, path = spec.partition("=")
+        if not label or not path or not (Path(path) / "envs" / "__init__.py").is_file():
+            parser.error(f"--tree {spec!r}: give LABEL=PATH, PATH a source tree with envs/__init__.py")
+        if label in trees:
+            parser.error(f"--tree label {label!r} given twice")
+        trees[label] = Path(path).resolve()
+    args.tree = trees
     unknown = [name for name in args.envs if name not in envs.ENVS]
     if unknown:
         parser.error(f"unknown env(s) {', '.join(unknown)}; registered: {', '.join(envs.ENVS)}")
@@ -402,11 +510,15 @@ def build_rows(args: argparse.Namespace) -> tuple[list[Row], list[str]]:
             if not low <= players <= high:
                 skipped.append(f"{name}: {players} players is outside {low}-{high}")
                 continue
-            rows += [our_row(name, api, players, options, seed_once) for api in apis]
+            if args.tree:
+                rows += [tree_row(label, path, name, api, players, options, seed_once)
+                         for label, path in args.tree.items() for api in apis]  # fmt: skip
+            else:
+                rows += [our_row(name, api, players, options, seed_once) for api in apis]
     if args.no_peers:
         skipped.append("peers (--no-peers)")
     else:
-        for found, notes in (pettingzoo_rows(), openspiel_rows()):
+        for found, notes in (pettingzoo_rows(args.players), openspiel_rows()):
             rows += found
             skipped += notes
     return rows, skipped
@@ -414,6 +526,8 @@ def build_rows(args: argparse.Namespace) -> tuple[list[Row], list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.worker:
+        return worker(args.worker)
     CLOCK["name"] = args.clock
     RESEED["every_game"] = not args.seed_once
     rows, skipped = build_rows(args)
