@@ -1,30 +1,149 @@
-"""Network pieces that checkpoints refer to by name (so this module must stay importable as is).
+"""The policy network of bidbluff checkpoints, and the stable-baselines3 pieces old checkpoints refer to.
+
+``ActorCritic`` is a plain ``torch.nn.Module``: an optional shared trunk (one
+hidden layer the policy and value heads share: our observations are wide,
+1,000-3,500 inputs, and the first layer is most of a forward pass), then a
+policy MLP and a value MLP of the same widths, Tanh throughout.  One
+``get_action_and_value(obs, mask, action=None)`` serves acting and learning
+alike, as in CleanRL's ``ppo.py``.  Its layers are registered in the order
+stable-baselines3's ``MaskableActorCriticPolicy`` registers them, so that
+policy's weights and Adam state map onto it one to one (``from_sb3``).
 
 stable-baselines3 pickles a policy's ``features_extractor_class`` by reference:
-a checkpoint trained with ``SharedTrunk`` loads only where
-``agents.networks.SharedTrunk`` exists.
+an old-format checkpoint (a ``MaskablePPO`` zip) trained with ``SharedTrunk``
+loads in stable-baselines3 only where ``agents.networks.SharedTrunk`` exists,
+so it stays here.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
 import numpy as np
 import torch
-from gymnasium import spaces
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+MASKED = -1e8  # an illegal action's logit: exp() of it is exactly 0 in float32
 
-class SharedTrunk(BaseFeaturesExtractor):
-    """One hidden layer that the policy and value heads share.
 
-    Our observations are wide (1,000-3,000 inputs) and the first layer is most
-    of a forward pass; sharing it halves the cost of every step and update
-    against stable-baselines3's separate policy and value networks.
-    """
+def layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
+    """A linear layer with orthogonal weights and zero bias (CleanRL's ``layer_init``, SB3's ortho_init)."""
+    linear = nn.Linear(n_in, n_out)
+    nn.init.orthogonal_(linear.weight, gain)
+    nn.init.zeros_(linear.bias)
+    return linear
 
-    def __init__(self, observation_space: spaces.Box, features_dim: int = 256) -> None:
-        super().__init__(observation_space, features_dim)
-        self.net = nn.Sequential(nn.Linear(int(np.prod(observation_space.shape)), features_dim), nn.Tanh())
 
-    def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return self.net(observations)
+def mlp(n_in: int, widths: Sequence[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for width in widths:
+        layers += [layer(n_in, width, math.sqrt(2)), nn.Tanh()]
+        n_in = width
+    return nn.Sequential(*layers)
+
+
+class ActionAndValue(NamedTuple):
+    action: torch.Tensor  # (B,) the given or sampled action
+    log_prob: torch.Tensor  # (B,) its log-probability
+    entropy: torch.Tensor  # (B,) of the masked distribution
+    value: torch.Tensor  # (B,)
+    log_probs: torch.Tensor  # (B, n_actions) every action's log-probability (illegal ones: about -1e8)
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Illegal actions get a logit whose probability is exactly zero."""
+    return torch.where(mask, logits, torch.full_like(logits, MASKED))
+
+
+class ActorCritic(nn.Module):
+    """Trunk (``trunk`` wide, or none when 0), then policy and value MLPs (``net_arch``) and their heads."""
+
+    def __init__(self, obs_size: int, n_actions: int, trunk: int = 256, net_arch: Sequence[int] = (128,)) -> None:
+        super().__init__()
+        self.sizes = {"obs_size": int(obs_size), "n_actions": int(n_actions), "trunk": int(trunk),
+                      "net_arch": [int(w) for w in net_arch]}  # fmt: skip
+        self.trunk = mlp(obs_size, [trunk]) if trunk else nn.Sequential()
+        features = trunk or obs_size
+        self.policy_net = mlp(features, net_arch)
+        self.value_net = mlp(features, net_arch)
+        last = net_arch[-1] if net_arch else features
+        self.action_head = layer(last, n_actions, 0.01)
+        self.value_head = layer(last, 1, 1.0)
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.action_head(self.policy_net(self.trunk(obs)))
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.value_head(self.value_net(self.trunk(obs))).squeeze(-1)
+
+    def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None,
+                             generator: torch.Generator | None = None) -> ActionAndValue:  # fmt: skip
+        """The masked policy at ``obs``: ``action`` (sampled when None, never an illegal one), its log-probability,
+        the entropy, the value, and every action's log-probability."""
+        features = self.trunk(obs)
+        logits = masked_logits(self.action_head(self.policy_net(features)), mask)
+        log_probs = torch.log_softmax(logits, dim=-1)
+        probs = log_probs.exp()
+        if action is None:
+            action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        entropy = -(probs * log_probs).sum(-1)
+        value = self.value_head(self.value_net(features)).squeeze(-1)
+        return ActionAndValue(action, log_probs.gather(1, action[:, None]).squeeze(1), entropy, value, log_probs)
+
+
+# -- stable-baselines3's layout ----------------------------------------------------------
+SB3_NAMES = (("features_extractor.net.", "trunk."), ("mlp_extractor.policy_net.", "policy_net."),
+             ("mlp_extractor.value_net.", "value_net."), ("action_net.", "action_head."),
+             ("value_net.", "value_head."))  # fmt: skip
+SB3_ALIASES = ("pi_features_extractor.", "vf_features_extractor.")  # the shared extractor, saved three times
+
+
+def from_sb3(state: Mapping[str, torch.Tensor]) -> ActorCritic:
+    """The ``ActorCritic`` holding a ``MaskableActorCriticPolicy``'s weights (a ``SharedTrunk`` or a flat
+    features extractor; equal policy and value widths); ``ValueError`` for anything else."""
+    ours: dict[str, torch.Tensor] = {}
+    for key, tensor in state.items():
+        if key.startswith(SB3_ALIASES):
+            continue
+        new = next((to + key[len(frm) :] for frm, to in SB3_NAMES if key.startswith(frm)), None)
+        if new is None:
+            raise ValueError(f"a stable-baselines3 policy with a layer {key!r} is not an ActorCritic")
+        ours[new] = tensor
+    hidden = [t for k, t in ours.items() if k.startswith("policy_net.") and k.endswith(".weight")]
+    value_hidden = [t for k, t in ours.items() if k.startswith("value_net.") and k.endswith(".weight")]
+    if [t.shape[0] for t in hidden] != [t.shape[0] for t in value_hidden]:
+        raise ValueError("a stable-baselines3 policy whose policy and value layers differ is not an ActorCritic")
+    trunk = ours.get("trunk.0.weight")
+    head = ours.get("action_head.weight")
+    if head is None:
+        raise ValueError("a stable-baselines3 policy without an action layer is not an ActorCritic")
+    obs_size = (trunk if trunk is not None else (hidden[0] if hidden else head)).shape[1]
+    net = ActorCritic(obs_size, head.shape[0], trunk.shape[0] if trunk is not None else 0,
+                      [t.shape[0] for t in hidden])  # fmt: skip
+    net.load_state_dict(ours)  # a shape that does not fit raises here
+    return net
+
+
+try:  # old checkpoints' features extractor, where stable-baselines3 is installed (the train extra)
+    from gymnasium import spaces
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class SharedTrunk(BaseFeaturesExtractor):
+        """One hidden layer that the policy and value heads share (old-format checkpoints' trunk)."""
+
+        def __init__(self, observation_space: spaces.Box, features_dim: int = 256) -> None:
+            super().__init__(observation_space, features_dim)
+            self.net = nn.Sequential(nn.Linear(int(np.prod(observation_space.shape)), features_dim), nn.Tanh())
+
+        def forward(self, observations: torch.Tensor) -> torch.Tensor:
+            return self.net(observations)
+
+except ImportError:  # pragma: no cover - playing new-format checkpoints needs torch only
+    pass
+
+
+def describe(net: ActorCritic) -> dict[str, Any]:
+    """The sidecar's ``network`` block: enough to rebuild ``net`` before loading its state dict."""
+    return {"class": "ActorCritic", **net.sizes}

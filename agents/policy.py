@@ -1,30 +1,46 @@
 """Trained policies: the checkpoint format and the agent that plays one.
 
-A checkpoint is two files side by side: ``<name>.zip`` (the stable-baselines3
-save: network weights, optimizer state, step count) and ``<name>.json``, the
-sidecar that says what the policy is for::
+A checkpoint is two files side by side: ``<name>.zip``, the network, and
+``<name>.json``, the sidecar that says what the policy is for::
 
     {"format": "bidbluff-checkpoint", "format_version": 1,
      "env": "libertalia_v0", "game": "libertalia", "env_version": 0,
      "env_options": {...}, "num_players": 4,
      "observation_shape": [1334], "action_n": 508, "layout": "<sha256 of the codec>",
-     "algorithm": "MaskablePPO", "steps": 200000, "opponents": ["random"],
+     "network": {"class": "ActorCritic", "obs_size": 1334, "n_actions": 508, "trunk": 256, "net_arch": [128]},
+     "algorithm": "PPO", "steps": 200000, "opponents": ["random"],
      "options": {every training hyperparameter}, "evaluation": [...],
      "zip_bytes": 123456, "zip_sha256": "...", "created": "...", "versions": {...}}
+
+The zip comes in two formats:
+
+* with a ``network`` block in the sidecar (the batched trainer's, and every shipped checkpoint): a
+  ``torch.save`` archive (itself a zip) of ``{"network": state_dict, "optimizer": state_dict}``
+  (no optimizer in a shipped one) for ``agents.networks.ActorCritic``, read with
+  ``torch.load(weights_only=True)``;
+* without one: a stable-baselines3 ``MaskablePPO`` save (``bidbluff train``, the sb3 self-play, and
+  batched runs before the ``ActorCritic``).  Its policy weights are read from the zip directly and
+  mapped onto the same ``ActorCritic`` (``agents.networks.from_sb3``), so both play alike and
+  stable-baselines3 is not needed to play either; ``python -m training.convert OLD.zip NEW.zip``
+  rewrites one in the new format.
 
 ``load`` refuses, with a ``CheckpointError`` (a ``ValueError``) that says
 what is wrong, anything that would silently give a wrong policy: a missing
 or corrupt sidecar, a zip whose size or hash differ from the sidecar's (a
 truncated or replaced file), an env that is not registered or is not the one
 asked for, observation or action spaces or the action layout that differ from
-the env's, a zip that stable-baselines3 cannot read.
+the env's, a zip that holds no network of the sidecar's shape.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
+import shutil
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +94,41 @@ def write_sidecar(zip_path: Path, meta: dict[str, Any]) -> Path:
     zip_path, sidecar = checkpoint_paths(zip_path)
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, **meta,
             "zip_bytes": zip_path.stat().st_size, "zip_sha256": file_sha256(zip_path)}  # fmt: skip
-    tmp = sidecar.with_name(sidecar.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    tmp.replace(sidecar)
+    write_atomic(sidecar, lambda tmp: tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n"))
     return sidecar
+
+
+def write_atomic(path: Path, write: Callable[[Path], Any]) -> Path:
+    """``write(tmp)`` to a temporary name beside ``path``, then rename it to ``path``: a failure (a full disk)
+    leaves ``path`` as it was and no half-written file."""
+    tmp = path.with_name(f".{path.stem}.partial{path.suffix}")  # keeps the suffix: stable-baselines3 wants .zip
+    try:
+        write(tmp)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def write_checkpoint(path: str | Path, write_zip: Callable[[Path], Any], meta: dict[str, Any]) -> Path:
+    """A whole checkpoint or none: ``write_zip(tmp)`` writes the policy file, then its sidecar gets ``meta``; if
+    either fails both are removed."""
+    zip_path, sidecar = checkpoint_paths(path)
+    try:
+        write_atomic(zip_path, write_zip)
+        write_sidecar(zip_path, meta)
+    except BaseException:
+        zip_path.unlink(missing_ok=True)
+        sidecar.unlink(missing_ok=True)
+        raise
+    return zip_path
+
+
+def copy_checkpoint(source: str | Path, dest: str | Path) -> Path:
+    """Copy a checkpoint's two files (each atomically)."""
+    for src, dst in zip(checkpoint_paths(source), checkpoint_paths(dest), strict=True):
+        write_atomic(dst, lambda tmp, src=src: shutil.copyfile(src, tmp))
+    return checkpoint_paths(dest)[0]
 
 
 def read_sidecar(path: str | Path, env_name: str | None = None) -> dict[str, Any]:
@@ -125,17 +172,82 @@ def read_sidecar(path: str | Path, env_name: str | None = None) -> dict[str, Any
     return meta
 
 
-class PolicyAgent:
-    """Plays a trained MaskablePPO policy: the most likely legal action, or a sample (seeded).
+# -- the networks -------------------------------------------------------------------------
+SB3_POLICY_OPTIONS = {"features_extractor_class", "features_extractor_kwargs", "net_arch", ":type:", ":serialized:"}
 
-    Build it with ``agents.load(path)`` / ``agents.make(path)``.
+
+def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, dict[str, Any], dict[str, Any] | None]:
+    """Checkpoint ``path``'s ``ActorCritic`` (either format, see the module doc), its checked sidecar, and the
+    optimizer state saved with it (``None`` when there is none)."""
+    meta = read_sidecar(path, env_name)
+    zip_path, _ = checkpoint_paths(path)
+    try:
+        import torch
+
+        from agents.networks import ActorCritic, from_sb3
+    except ImportError:
+        raise CheckpointError("playing a checkpoint needs the training extra: pip install -e '.[train]'") from None
+    if "network" in meta:
+        try:
+            saved = torch.load(zip_path, map_location="cpu", weights_only=True)
+            sizes = {k: v for k, v in meta["network"].items() if k != "class"}
+            net = ActorCritic(**sizes)
+            net.load_state_dict(saved["network"])
+        except Exception as bad:  # torch raises many kinds on a bad file or a state dict of another shape
+            raise CheckpointError(f"checkpoint {path}: {zip_path} holds no network of the sidecar's shape "
+                                  f"({meta['network']}): {bad!r}") from None  # fmt: skip
+        optimizer = saved.get("optimizer")
+    else:
+        try:
+            with zipfile.ZipFile(zip_path) as archive:
+                options = json.loads(archive.read("data")).get("policy_kwargs", {})
+                unknown = set(options) - SB3_POLICY_OPTIONS
+                if unknown:
+                    raise ValueError(f"policy options {sorted(unknown)} that bidbluff's ActorCritic does not have")
+                net = from_sb3(torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu",
+                                          weights_only=True))  # fmt: skip
+                names = set(archive.namelist())
+                optimizer = (torch.load(io.BytesIO(archive.read("policy.optimizer.pth")), map_location="cpu",
+                                        weights_only=True) if "policy.optimizer.pth" in names else None)  # fmt: skip
+        except Exception as bad:  # zipfile, json and torch raise many kinds on a bad file
+            raise CheckpointError(f"checkpoint {path}: cannot load {zip_path} as a stable-baselines3 MaskablePPO "
+                                  f"save (the old checkpoint format; `python -m training.convert OLD.zip NEW.zip` "
+                                  f"converts one that loads): {bad!r}") from None  # fmt: skip
+    if [net.sizes["obs_size"]] != meta["observation_shape"] or net.sizes["n_actions"] != meta["action_n"]:
+        raise CheckpointError(
+            f"checkpoint {path}: the saved network has observation size {net.sizes['obs_size']} and "
+            f"{net.sizes['n_actions']} actions; the sidecar says {meta['observation_shape']} and {meta['action_n']}"
+        )
+    net.requires_grad_(False)
+    return net, meta, optimizer
+
+
+def save_checkpoint(path: str | Path, net: Any, meta: dict[str, Any],
+                    optimizer_state: dict[str, Any] | None = None) -> Path:  # fmt: skip
+    """Write ``net`` (and an optimizer's state dict) at ``path`` in the new format, and its sidecar (``meta``
+    plus the network block); all or nothing (``write_checkpoint``)."""
+    import torch
+
+    from agents.networks import describe
+
+    state = {"network": net.state_dict()}
+    if optimizer_state is not None:
+        state["optimizer"] = optimizer_state
+    return write_checkpoint(path, lambda tmp: torch.save(state, tmp), {**meta, "network": describe(net)})
+
+
+class PolicyAgent:
+    """Plays a trained policy: the most likely legal action, or a sample (seeded).
+
+    ``network`` is anything with ``logits(obs) -> Tensor`` (an ``ActorCritic``).  Build one with
+    ``agents.load(path)`` / ``agents.make(path)``.
     """
 
     needs_env = False
 
-    def __init__(self, model: Any, meta: dict[str, Any], deterministic: bool = True,
+    def __init__(self, network: Any, meta: dict[str, Any], deterministic: bool = True,
                  seed: int | None = None, name: str | None = None) -> None:  # fmt: skip
-        self.model = model
+        self.network = network
         self.meta = meta
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
@@ -148,16 +260,16 @@ class PolicyAgent:
         """The policy's action distribution, restricted to the mask."""
         import torch
 
-        obs = np.asarray(observation["observation"], dtype=np.float32)[None]
-        mask = np.asarray(observation["action_mask"], dtype=bool)[None]
-        policy = self.model.policy
+        from agents.networks import masked_logits
+
+        obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
+        mask = np.asarray(observation["action_mask"], dtype=bool)
         with torch.no_grad():
-            obs_t, _ = policy.obs_to_tensor(obs)
-            dist = policy.get_distribution(obs_t, action_masks=mask)
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs = np.where(mask[0], probs, 0.0)
+            logits = masked_logits(self.network.logits(obs), torch.from_numpy(mask[None]))
+            probs = torch.softmax(logits, dim=-1)[0].numpy().astype(np.float64)
+        probs = np.where(mask, probs, 0.0)
         total = probs.sum()
-        return probs / total if total > 0 else mask[0] / mask[0].sum()
+        return probs / total if total > 0 else mask / mask.sum()
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         legal = legal_ids(observation, agent)
@@ -172,22 +284,6 @@ class PolicyAgent:
 def load(path: str | Path, env_name: str | None = None, deterministic: bool = True,
          seed: int | None = None) -> PolicyAgent:  # fmt: skip
     """The policy agent of checkpoint ``path`` (``x.zip``, ``x.json`` or ``x``), checked (see module doc)."""
-    meta = read_sidecar(path, env_name)
-    zip_path, _ = checkpoint_paths(path)
-    try:
-        from sb3_contrib import MaskablePPO
-    except ImportError:
-        raise CheckpointError("playing a checkpoint needs the training extra: pip install -e '.[train]'") from None
-    try:
-        model = MaskablePPO.load(zip_path, device="cpu")
-    except Exception as bad:  # stable-baselines3 raises many kinds on a bad zip
-        raise CheckpointError(f"checkpoint {path}: stable-baselines3 cannot load {zip_path}: {bad!r}") from None
-    shape = list(getattr(model.observation_space, "shape", ()) or ())
-    n = getattr(model.action_space, "n", None)
-    if shape != meta["observation_shape"] or n != meta["action_n"]:
-        raise CheckpointError(
-            f"checkpoint {path}: the saved model has observation shape {shape} and {n} actions; "
-            f"the sidecar says {meta['observation_shape']} and {meta['action_n']}"
-        )
-    name = f"{Path(zip_path).stem}@{meta.get('steps', '?')}"
-    return PolicyAgent(model, meta, deterministic=deterministic, seed=seed, name=name)
+    net, meta, _ = load_network(path, env_name)
+    name = f"{checkpoint_paths(path)[0].stem}@{meta.get('steps', '?')}"
+    return PolicyAgent(net, meta, deterministic=deterministic, seed=seed, name=name)

@@ -23,25 +23,33 @@ the seat's observation at that moment).  Invalid actions are masked in the
 logits.  The loss is PPO's clipped surrogate, a value loss and an entropy
 bonus, as in CleanRL's ``ppo.py``.
 
-The network is a stable-baselines3 ``MaskableActorCriticPolicy`` (a
-``SharedTrunk`` layer, then separate policy and value layers) inside a
-``MaskablePPO`` object used only to save and load: checkpoints are the same
-``.zip`` + JSON sidecar as ``bidbluff train`` writes, so ``agents.make(path)``
-plays either and the tournament rates both.
+The network is ``agents.networks.ActorCritic``, a plain ``torch.nn.Module`` (a
+shared trunk layer, then separate policy and value layers) whose one
+``get_action_and_value(obs, mask, action=None)`` serves the rollout and the
+update alike.  ``--anneal-lr`` lowers the learning rate linearly to 0 over
+``total_steps``; ``--target-kl`` ends an update early once an epoch's mean
+approximate KL divergence from the rollout's policy passes it (both as in
+CleanRL's ``ppo.py``).  Checkpoints are the network's and Adam's state dicts
+(``torch.save``) + the JSON sidecar (``agents.policy``), so ``agents.make(path)``
+plays them; ``--init`` and ``--resume`` also take the older stable-baselines3
+format that this trainer wrote before.
+
+``--players`` takes one table size or a list (``2,4``): each game draws its
+size from the list when it starts (one network serves all: the observation and
+action shapes are the same at every table size).  Checkpoints are evaluated at
+the largest size.
 
 Run layout (``--out``, default ``runs/<env>-batched``): ``config.json``,
-``progress.csv`` (a row per rollout: speed, time split, episode stats, losses),
-``eval.csv``, ``checkpoints/step_<N>.zip|.json`` (the sidecar also holds the
-opponent pool, so ``--resume`` continues the league), ``final.zip|.json``,
-``tb/`` (TensorBoard, when installed).
+``progress.csv`` (a row per rollout: speed, time split, episode stats, losses,
+learning rate, epochs run), ``eval.csv``, ``checkpoints/step_<N>.zip|.json``
+(the sidecar also holds the league, ``training.league``, so ``--resume``
+continues it), ``final.zip|.json``, ``tb/`` (TensorBoard, when installed).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import json
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,18 +62,23 @@ from torch import nn
 import agents as agent_lib
 import envs
 from agents.base import bind_all, observation_for, seat_of
-from agents.policy import checkpoint_paths, read_sidecar, write_sidecar
+from agents.networks import ActorCritic
+from agents.policy import copy_checkpoint, load_network, save_checkpoint
+from training.league import League
 from training.train import (
     EVAL_COLUMNS,
     CsvLog,
+    RunInterruptedError,
+    StopSignals,
+    check_time_limit,
     checkpoint_meta,
     evaluate,
     latest_checkpoint,
     tensorboard_available,
+    write_json,
 )
 
 LEARNER = "learner"
-MASKED = -1e8  # an illegal action's logit: exp() of it is exactly 0 in float32
 
 
 @dataclass
@@ -73,17 +86,23 @@ class BatchedConfig:
     """Every option of a batched self-play run; ``help`` metadata is the command-line help."""
 
     env: str = field(metadata={"help": "registered env to train on"})
-    players: int | None = field(default=None, metadata={"help": "seats (default: the game's default)"})
+    players: int | list[int] | None = field(default=None,
+                                            metadata={"help": "seats, or a list of table sizes each game draws from "
+                                                              "(2,4) (default: the game's default)"})  # fmt: skip
     env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
     opponents: list[str] = field(default_factory=lambda: ["heuristic"],
                                  metadata={"help": "fixed pool opponents (agent specs, comma-separated); also "
                                                    "the opponents of every evaluation"})  # fmt: skip
     reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
     total_steps: int = field(default=2_000_000, metadata={"help": "learner decisions to train on, in all"})
-    time_limit: float = field(default=0.0, metadata={"help": "stop after this many seconds of this session (0: none)"})
+    time_limit: float | None = field(default=None, metadata={"help": "stop after this many seconds of this session "
+                                                                     "(default: no limit)"})
     num_games: int = field(default=64, metadata={"help": "games played side by side"})
     rollout_steps: int = field(default=8192, metadata={"help": "learner decisions per rollout (one update)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    anneal_lr: bool = field(default=False, metadata={"help": "lower the learning rate linearly to 0 at total_steps"})
+    target_kl: float | None = field(default=None, metadata={"help": "stop an update after the epoch whose mean "
+                                                                    "approximate KL passes this (none: no stop)"})
     n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout (two: the update then "
                                                       "costs about what playing the rollout does)"})  # fmt: skip
     minibatch_size: int = field(default=256, metadata={"help": "minibatch size"})
@@ -139,11 +158,6 @@ def segment_gae(values: np.ndarray, reward: float, terminal: bool, bootstrap: fl
     return advantages, advantages + np.asarray(values, dtype=np.float32)
 
 
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Illegal actions get a logit whose probability is exactly zero."""
-    return torch.where(mask, logits, torch.full_like(logits, MASKED))
-
-
 def ppo_loss(new_log_prob: torch.Tensor, old_log_prob: torch.Tensor, advantages: torch.Tensor,
              new_values: torch.Tensor, returns: torch.Tensor, entropy: torch.Tensor, clip_range: float,
              vf_coef: float, ent_coef: float) -> tuple[torch.Tensor, dict[str, float]]:  # fmt: skip
@@ -171,78 +185,33 @@ def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
 
 
 # -- the network --------------------------------------------------------------------
-def policy_outputs(policy: Any, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Raw logits and values of a ``MaskableActorCriticPolicy`` (what its ``forward`` computes, unsampled)."""
-    features = policy.extract_features(obs, policy.features_extractor)
-    latent_pi, latent_vf = policy.mlp_extractor(features)
-    return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(-1)
+def frozen(net: ActorCritic) -> ActorCritic:
+    """A snapshot of the learner that only acts."""
+    return copy.deepcopy(net).requires_grad_(False)
 
 
-def sample(logits: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """A sampled legal action per row and its log-probability."""
-    log_probs = torch.log_softmax(masked_logits(logits, mask), dim=-1)
-    actions = torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(1)
-    return actions, log_probs.gather(1, actions[:, None]).squeeze(1)
-
-
-class FrozenPolicy(nn.Module):
-    """A snapshot of the learner that only acts: its own copy of the policy path (no value head)."""
-
-    def __init__(self, policy: Any) -> None:
-        super().__init__()
-        self.features = copy.deepcopy(policy.features_extractor)
-        self.policy_net = copy.deepcopy(policy.mlp_extractor.policy_net)
-        self.action_net = copy.deepcopy(policy.action_net)
-        self.requires_grad_(False)
-
-    def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.action_net(self.policy_net(self.features(obs)))
-
-
-def new_model(config: BatchedConfig, num_players: int) -> Any:
-    """The ``MaskablePPO`` that holds the network and optimizer and saves them in the SB3 format.
-
-    It is never ``learn``-ed; its env (one single-agent view) only gives it the spaces.
-    """
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from agents.networks import SharedTrunk
-    from training.gym_env import SingleAgentView
-
-    view = DummyVecEnv([lambda: SingleAgentView(config.env, ["random"], num_players, config.env_options,
-                                                config.reward_mode, seed=config.seed)])  # fmt: skip
-    return MaskablePPO(
-        "MlpPolicy", view, learning_rate=config.learning_rate, n_steps=64, batch_size=64, n_epochs=1,
-        gamma=config.gamma, gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
-        vf_coef=config.vf_coef, max_grad_norm=config.max_grad_norm, seed=config.seed, device="cpu", verbose=0,
-        policy_kwargs={"features_extractor_class": SharedTrunk,
-                       "features_extractor_kwargs": {"features_dim": config.trunk},
-                       "net_arch": {"pi": list(config.net_arch), "vf": list(config.net_arch)}},
-    )  # fmt: skip
-
-
-def load_model(path: Path, env_name: str) -> tuple[Any, dict[str, Any]]:
-    """A checkpoint's ``MaskablePPO`` (weights, optimizer state, steps) and its checked sidecar."""
-    from sb3_contrib import MaskablePPO
-
-    meta = read_sidecar(path, env_name)
-    return MaskablePPO.load(checkpoint_paths(path)[0], device="cpu"), meta
-
-
-def start_from(policy: Any, path: Path, config: BatchedConfig) -> None:
-    """Copy checkpoint ``path``'s network into ``policy`` (a new run's); a different env, layout or size is
-    an error naming the difference."""
-    donor, meta = load_model(path, config.env)
+def start_from(net: ActorCritic, path: Path, config: BatchedConfig) -> None:
+    """Copy checkpoint ``path``'s network (either checkpoint format) into ``net`` (a new run's); a different env,
+    layout or size is an error naming the difference."""
+    donor, meta, _ = load_network(path, config.env)
     if (meta.get("env_options") or {}) != dict(config.env_options):
         raise ValueError(f"--init {path}: trained with env options {meta.get('env_options') or {}}, "
                          f"this run has {config.env_options}")  # fmt: skip
-    ours, theirs = policy.state_dict(), donor.policy.state_dict()
-    differ = [k for k in ours if k not in theirs or theirs[k].shape != ours[k].shape]
-    if differ or set(theirs) - set(ours):
+    if donor.sizes != net.sizes:
+        differ = [f"{k} {v} (this run: {net.sizes[k]})" for k, v in donor.sizes.items() if v != net.sizes[k]]
         raise ValueError(f"--init {path}: its network differs from this run's (--trunk {config.trunk}, --net-arch "
-                         f"{config.net_arch}) in {', '.join(differ or sorted(set(theirs) - set(ours)))}")  # fmt: skip
-    policy.load_state_dict(theirs)
+                         f"{config.net_arch}) in {', '.join(differ)}")  # fmt: skip
+    net.load_state_dict(donor.state_dict())
+
+
+def table_sizes(config: BatchedConfig, default: int) -> list[int]:
+    """The table sizes games draw from (``--players``: one size or a list)."""
+    if config.players is None:
+        return [default]
+    sizes = [config.players] if isinstance(config.players, int) else list(config.players)
+    if not sizes:
+        raise ValueError("--players lists no table size")
+    return sorted(set(sizes))
 
 
 # -- the rollout ---------------------------------------------------------------------
@@ -263,74 +232,14 @@ class Rollout:
 
 @dataclass
 class Table:
-    """One game in progress: its env, who sits where, and each learner seat's open decision sequence."""
+    """One game in progress: its env (one per table size), who sits where, and each learner seat's open
+    decision sequence."""
 
-    env: Any
-    seats: list[str] = field(default_factory=list)  # LEARNER or a pool entry's name
+    envs: dict[int, Any]
+    env: Any = None
+    seats: list[str] = field(default_factory=list)  # LEARNER or a league entry's name
     steps: int = 0
     segments: list[list[int]] = field(default_factory=list)  # rollout rows of each seat's decisions
-
-
-class Pool:
-    """Pool opponents: fixed baselines (agents) and snapshots (frozen networks), PFSP-weighted."""
-
-    def __init__(self, config: BatchedConfig) -> None:
-        self.config = config
-        self.baselines = {f"baseline:{spec}": agent_lib.make(spec, env_name=config.env, seed=config.seed + i)
-                          for i, spec in enumerate(config.opponents)}  # fmt: skip
-        self.snapshots: list[dict[str, Any]] = []  # {"name", "path", "steps"}, oldest first
-        self.networks: dict[str, FrozenPolicy] = {}
-        self.results: dict[str, list[float]] = {}  # name -> [learner wins, games]
-
-    def recent(self) -> list[str]:
-        return [s["name"] for s in self.snapshots[-self.config.pool_max :]] if self.config.pool_max > 0 else []
-
-    def names(self) -> list[str]:
-        """Who can be drawn: the baselines and the recent snapshots."""
-        return list(self.baselines) + [name for name in self.recent() if name in self.networks]
-
-    def win_rate(self, name: str) -> float:
-        wins, games = self.results.get(name, [0.0, 0.0])
-        return (wins + 1) / (games + 2)
-
-    def draw(self, rng: np.random.Generator) -> str:
-        names = self.names()
-        w = np.array([(1.0 - self.win_rate(n)) ** self.config.pfsp_power + 1e-6 for n in names])
-        return names[int(rng.choice(len(names), p=w / w.sum()))]
-
-    def record(self, name: str, learner_result: float) -> None:
-        entry = self.results.setdefault(name, [0.0, 0.0])
-        entry[0] += learner_result
-        entry[1] += 1
-
-    def add_snapshot(self, policy: Any, path: Path, steps: int) -> None:
-        name = f"gen{len(self.snapshots) + 1}@{steps}"
-        self.snapshots.append({"name": name, "path": str(path), "steps": steps})
-        self.networks[name] = FrozenPolicy(policy)
-        self._forget_old()
-
-    def _forget_old(self) -> None:
-        """Snapshots that fell out of the pool keep their record but not their network."""
-        keep = set(self.recent())
-        self.networks = {name: net for name, net in self.networks.items() if name in keep}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"snapshots": self.snapshots, "results": self.results,
-                "pool": [{"name": n, "win_rate": round(self.win_rate(n), 4)} for n in self.names()]}  # fmt: skip
-
-    def restore(self, data: dict[str, Any]) -> None:
-        """The pool as a checkpoint saved it; a snapshot whose checkpoint is gone or changed is dropped."""
-        self.results = {k: list(v) for k, v in data.get("results", {}).items()}
-        self.snapshots = list(data.get("snapshots", []))
-        for snap in [s for s in self.snapshots if s["name"] in self.recent()]:
-            name = snap["name"]
-            try:
-                model, _ = load_model(Path(snap["path"]), self.config.env)
-            except (ValueError, FileNotFoundError) as bad:
-                print(f"warning: snapshot {name} dropped: {bad}")
-                self.snapshots.remove(snap)
-                continue
-            self.networks[name] = FrozenPolicy(model.policy)
 
 
 class BatchedTrainer:
@@ -344,64 +253,77 @@ class BatchedTrainer:
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size", "n_epochs", "checkpoint_every"):
             if getattr(config, name) < 1:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
+        check_time_limit(config.time_limit)
         self.config = config
         self.progress_bar = progress_bar
         game = envs.game(config.env, **config.env_options)
-        self.num_players = config.players or game.default_players
+        self.sizes = table_sizes(config, game.default_players)
+        self.num_players = max(self.sizes)  # the evaluations' table size
         self.out = Path(config.out or f"runs/{config.env}-batched")
         torch.set_num_threads(config.torch_threads)
-        self.pool = Pool(config)
+        self.league = League.of_specs(config.opponents, config.env, config.seed, pool_max=config.pool_max,
+                                      pfsp_power=config.pfsp_power)  # fmt: skip
         self.evaluation: list[dict[str, Any]] = []
-        if resume:
-            found = latest_checkpoint(self.out)
-            if found is None:
-                raise FileNotFoundError(f"--resume: {self.out}/checkpoints holds no intact checkpoint to resume from")
-            path, meta = found
-            self.model, _ = load_model(path, config.env)
-            self.evaluation = list(meta.get("evaluation", []))
-            self.pool.restore(meta.get("league", {}))
-            print(f"resuming {self.out} from {path.name} at step {self.model.num_timesteps}")
-        else:
-            (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
-            self.model = new_model(config, self.num_players)
-            if config.init:
-                start_from(self.model.policy, Path(config.init), config)
-        (self.out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2) + "\n")
-        self.policy = self.model.policy
-        self.policy.set_training_mode(False)
-        self.optimizer = self.policy.optimizer
-        self.steps = int(self.model.num_timesteps)
-        self.rng = np.random.default_rng([config.seed, self.steps])
-        self.torch_rng = torch.Generator().manual_seed(int(self.rng.integers(2**62)))
-        torch.manual_seed(int(self.rng.integers(2**62)))
-        self.tables = [Table(envs.make(config.env, raw=True, num_players=self.num_players,
-                                       reward_mode=config.reward_mode, **config.env_options))
-                       for _ in range(config.num_games)]  # fmt: skip
-        size = game.observation_size
-        self.rollout = Rollout(config.rollout_steps + config.num_games, size, game.codec.n)
-        self.episodes = 0
-        self.recent: list[dict[str, float]] = []  # finished games of this rollout
-        self.timers = {"env": 0.0, "inference": 0.0, "teacher": 0.0, "update": 0.0}
         self.teacher = None
         if config.imitate:
             self.teacher = agent_lib.make(config.imitate, env_name=config.env, seed=config.seed + 7)
             if getattr(self.teacher, "needs_env", False):
                 raise ValueError(f"--imitate {config.imitate}: the teacher must play from observations alone")
+        self.tables = [Table({n: envs.make(config.env, raw=True, num_players=n, reward_mode=config.reward_mode,
+                                           **config.env_options) for n in self.sizes})
+                       for _ in range(config.num_games)]  # fmt: skip
+        torch.manual_seed(config.seed)  # the network's first weights
+        self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch)
+        optimizer_state = None
+        self.steps = 0
+        if resume:
+            found = latest_checkpoint(self.out)
+            if found is None:
+                raise FileNotFoundError(f"--resume: {self.out}/checkpoints holds no intact checkpoint to resume from")
+            path, meta = found
+            saved, _, optimizer_state = load_network(path, config.env)
+            self.net.load_state_dict(saved.state_dict())
+            self.steps = int(meta["steps"])
+            self.evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= self.steps]
+            self.league.restore(meta.get("league", {}), self._snapshot, up_to_step=self.steps)
+            print(f"resuming {self.out} from {path.name} at step {self.steps}")
+        else:
+            if config.init:
+                start_from(self.net, Path(config.init), config)
+            (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
+        write_json(self.out / "config.json", dataclasses.asdict(config))
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
+        if optimizer_state is not None:
+            self.optimizer.load_state_dict(optimizer_state)
+        self.rng = np.random.default_rng([config.seed, self.steps])
+        self.torch_rng = torch.Generator().manual_seed(int(self.rng.integers(2**62)))
+        torch.manual_seed(int(self.rng.integers(2**62)))
+        self.rollout = Rollout(config.rollout_steps + config.num_games, game.observation_size, game.codec.n)
+        self.episodes = 0
+        self.recent: list[dict[str, float]] = []  # finished games of this rollout
+        self.timers = {"env": 0.0, "inference": 0.0, "teacher": 0.0, "update": 0.0}
         self.truncated = 0
         self.writer = None
-        self.progress = CsvLog(self.out / "progress.csv", PROGRESS_COLUMNS)
-        self.evals = CsvLog(self.out / "eval.csv", EVAL_COLUMNS)
+        resumed = self.steps if resume else None
+        self.progress = CsvLog(self.out / "progress.csv", PROGRESS_COLUMNS, up_to_step=resumed)
+        self.evals = CsvLog(self.out / "eval.csv", EVAL_COLUMNS, up_to_step=resumed)
+        self.stop: StopSignals | None = None  # while run() runs: set by SIGINT / SIGTERM
 
     # -- games ------------------------------------------------------------------------------
+    def _snapshot(self, path: Path, steps: int) -> ActorCritic:
+        """A snapshot's player: its checkpoint's network, frozen."""
+        return load_network(path, self.config.env)[0]
+
     def _start(self, table: Table) -> None:
-        n = self.num_players
-        seats = [self.pool.draw(self.rng) if self.rng.random() < self.config.pool_fraction else LEARNER
+        n = self.sizes[int(self.rng.integers(len(self.sizes)))] if len(self.sizes) > 1 else self.sizes[0]
+        table.env = table.envs[n]
+        seats = [self.league.draw(self.rng) if self.rng.random() < self.config.pool_fraction else LEARNER
                  for _ in range(n)]  # fmt: skip
         if LEARNER not in seats:
             seats[int(self.rng.integers(n))] = LEARNER
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
         table.env.reset(seed=int(self.rng.integers(2**31 - 1)))
-        bind_all([self.pool.baselines[s] for s in seats if s in self.pool.baselines], table.env)
+        bind_all([self.league.baselines[s] for s in seats if s in self.league.baselines], table.env)
 
     def _finish(self, table: Table, truncated: bool) -> None:
         env = table.env
@@ -414,7 +336,7 @@ class BatchedTrainer:
         best = max(scores[s] for s in learners)
         for seat, who in enumerate(table.seats):
             if who != LEARNER:
-                self.pool.record(who, 1.0 if best > scores[seat] else 0.5 if best == scores[seat] else 0.0)
+                self.league.record(who, 1.0 if best > scores[seat] else 0.5 if best == scores[seat] else 0.0)
         self.episodes += 1
         self.truncated += truncated
         self.recent.append({"length": table.steps, "learner_won": float(best == max(scores)),
@@ -430,9 +352,9 @@ class BatchedTrainer:
                 self._finish(table, truncated=not env.terminations[agent])
                 continue
             who = table.seats[seat_of(agent)]
-            if who not in self.pool.baselines:
+            if who not in self.league.baselines:
                 return who
-            player = self.pool.baselines[who]
+            player = self.league.baselines[who]
             if getattr(player, "needs_env", False):
                 player.bind(env)
             env.step(player.act(observation_for(player, env, agent), agent))
@@ -452,6 +374,8 @@ class BatchedTrainer:
         self.recent = []
         clock = time.perf_counter
         while r.count < self.config.rollout_steps:
+            if self.stop:
+                return  # the run saves what was trained; this rollout is dropped
             t0 = clock()
             groups: dict[str, list[int]] = {}
             for i, table in enumerate(self.tables):
@@ -490,18 +414,14 @@ class BatchedTrainer:
                 started = time.perf_counter()
                 r.teacher[r.count + j] = self.teacher.act(seen, env.agent_selection)
                 self.timers["teacher"] += time.perf_counter() - started
-        obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(mask)
+        net = self.net if who == LEARNER else self.league.player(who)
         with torch.no_grad():
-            if who == LEARNER:
-                logits, values = policy_outputs(self.policy, obs_t)
-            else:
-                logits = self.pool.networks[who](obs_t)
-            actions, log_probs = sample(logits, mask_t, self.torch_rng)
-        actions_np = actions.numpy()
+            step = net.get_action_and_value(torch.from_numpy(obs), torch.from_numpy(mask), generator=self.torch_rng)
+        actions_np = step.action.numpy()
         if who == LEARNER:
             r.actions[rows] = actions_np
-            r.log_probs[rows] = log_probs.numpy()
-            r.values[rows] = values.numpy()
+            r.log_probs[rows] = step.log_prob.numpy()
+            r.values[rows] = step.value.numpy()
             for j, i in enumerate(members):
                 table = self.tables[i]
                 table.segments[seat_of(table.env.agent_selection)].append(r.count + j)
@@ -515,7 +435,7 @@ class BatchedTrainer:
             return
         obs = np.stack([t.env.observe(t.env.possible_agents[s])["observation"] for t, s in open_])
         with torch.no_grad():
-            _, values = policy_outputs(self.policy, torch.from_numpy(obs))
+            values = self.net.value(torch.from_numpy(obs))
         for (table, seat), value in zip(open_, values.tolist(), strict=True):
             self._close_segment(table.segments[seat], 0.0, terminal=False, bootstrap=value)
 
@@ -528,40 +448,55 @@ class BatchedTrainer:
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
         imitation = self.imitation_weight() if self.teacher is not None else 0.0
         teacher = torch.from_numpy(r.teacher[:n])
+        learning_rate = self.learning_rate()
         for group in self.optimizer.param_groups:
-            group["lr"] = c.learning_rate
-        self.policy.set_training_mode(True)
+            group["lr"] = learning_rate
         totals: dict[str, float] = {}
-        batches = 0
+        batches = epochs = 0
         for _ in range(c.n_epochs):
             order = torch.randperm(n, generator=self.torch_rng)
+            epoch_kl = []
             for start in range(0, n, c.minibatch_size):
+                if self.stop:
+                    break  # a signal: the weights stay as the last whole minibatch left them
                 idx = order[start : start + c.minibatch_size]
-                logits, values = policy_outputs(self.policy, obs[idx])
-                log_probs = torch.log_softmax(masked_logits(logits, mask[idx]), dim=-1)
-                new_log_prob = log_probs.gather(1, actions[idx, None]).squeeze(1)
-                entropy = -(log_probs.exp() * log_probs).sum(-1)
+                new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx])
                 adv = advantages[idx]
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
-                loss, stats = ppo_loss(new_log_prob, old_log_probs[idx], adv, values, returns[idx], entropy,
+                loss, stats = ppo_loss(new.log_prob, old_log_probs[idx], adv, new.value, returns[idx], new.entropy,
                                        c.clip_range, c.vf_coef, c.ent_coef)  # fmt: skip
                 if imitation > 0:
-                    cross_entropy = -log_probs.gather(1, teacher[idx, None]).mean()
+                    cross_entropy = -new.log_probs.gather(1, teacher[idx, None]).mean()
                     loss = loss + imitation * cross_entropy
                     stats["imitation_loss"] = float(cross_entropy.detach())
-                    stats["teacher_agreement"] = float((log_probs.argmax(-1) == teacher[idx]).float().mean())
+                    stats["teacher_agreement"] = float((new.log_probs.argmax(-1) == teacher[idx]).float().mean())
                 self.optimizer.zero_grad()
                 loss.backward()
-                nn.utils.clip_grad_norm_(self.policy.parameters(), c.max_grad_norm)
+                nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
                 self.optimizer.step()
                 for key, value in stats.items():
                     totals[key] = totals.get(key, 0.0) + value
+                epoch_kl.append(stats["approx_kl"])
                 batches += 1
-        self.policy.set_training_mode(False)
-        out = {key: value / batches for key, value in totals.items()}
+            epochs += 1
+            if self.stop or not epoch_kl:
+                break
+            if c.target_kl is not None and float(np.mean(epoch_kl)) > c.target_kl:
+                break  # the policy moved as far from the rollout's as this update may take it
+        out = {key: value / max(batches, 1) for key, value in totals.items()}
         out["explained_variance"] = explained_variance(r.values[:n], r.returns[:n])
         out["imitation_weight"] = imitation
+        out["learning_rate"] = learning_rate
+        out["epochs"] = epochs
         return out
+
+    def learning_rate(self) -> float:
+        """The learning rate of the next update: ``--learning-rate``, annealed linearly to 0 at ``total_steps``
+        with ``--anneal-lr``."""
+        c = self.config
+        if not c.anneal_lr:
+            return c.learning_rate
+        return c.learning_rate * max(0.0, 1.0 - self.steps / c.total_steps)
 
     def imitation_weight(self) -> float:
         """The weight of the imitation loss now: ``imitate_coef`` falling linearly to 0 at ``imitate_steps``."""
@@ -574,23 +509,23 @@ class BatchedTrainer:
     def save(self) -> Path:
         """Evaluate (greedy, against each ``--opponents``), save the checkpoint, add it to the pool."""
         c = self.config
-        self.model.num_timesteps = self.steps
         if c.eval_games > 0 and c.opponents:
-            for row in evaluate(self.model, c, c.eval_games, c.seed + 10_000 + self.steps, self.num_players):
+            for row in evaluate(self.net, self.steps, c, c.eval_games, c.seed + 10_000 + self.steps,
+                                self.num_players):  # fmt: skip
                 self.evaluation.append(row)
                 self.evals.write(row)
                 if self.writer is not None:
                     self.writer.add_scalar(f"eval/win_share_vs_{row['opponent']}", row["win_share"], self.steps)
         path = self.out / "checkpoints" / f"step_{self.steps}.zip"
-        self.model.save(path)
-        self.pool.add_snapshot(self.policy, path, self.steps)
+        self.league.add_snapshot(path, self.steps, frozen(self.net))
         meta = checkpoint_meta(c, self.steps, self.evaluation, self.num_players)  # type: ignore[arg-type]
-        meta.update({"algorithm": "PPO (bidbluff batched self-play; saved as MaskablePPO)", "trainer": "batched",
-                     "policy": "MlpPolicy with SharedTrunk", "league": self.pool.to_dict()})  # fmt: skip
-        write_sidecar(path, meta)
-        return path
+        meta.update({"algorithm": "PPO (bidbluff batched self-play)", "trainer": "batched", "policy": "ActorCritic",
+                     "table_sizes": self.sizes, "league": self.league.to_dict()})  # fmt: skip
+        return save_checkpoint(path, self.net, meta, self.optimizer.state_dict())
 
     def run(self) -> Path:
+        """Train to ``total_steps`` (or the time limit); SIGINT or SIGTERM end the run after the current step or
+        minibatch with a checkpoint and ``final.zip``, then raise ``RunInterruptedError``."""
         c = self.config
         if tensorboard_available():
             from torch.utils.tensorboard import SummaryWriter
@@ -606,25 +541,31 @@ class BatchedTrainer:
         bar = tqdm(total=c.total_steps, initial=self.steps, disable=not self.progress_bar, unit="step",
                    desc=c.env, dynamic_ncols=True)  # fmt: skip
         last_saved = None
-        while self.steps < c.total_steps and not (c.time_limit and time.perf_counter() - started >= c.time_limit):
-            self.collect()
-            t0 = time.perf_counter()
-            stats = self.update()
-            self.timers["update"] += time.perf_counter() - t0
-            self.steps += self.rollout.count
-            self._log(stats, started, start_steps)
-            bar.update(self.rollout.count)
-            if self.steps >= next_checkpoint:
+        with StopSignals() as self.stop:
+            while self.steps < c.total_steps and not self.stop and not (
+                c.time_limit and time.perf_counter() - started >= c.time_limit
+            ):
+                self.collect()
+                if self.stop:
+                    break
+                t0 = time.perf_counter()
+                stats = self.update()
+                self.timers["update"] += time.perf_counter() - t0
+                self.steps += self.rollout.count
+                self._log(stats, started, start_steps)
+                bar.update(self.rollout.count)
+                if self.steps >= next_checkpoint:
+                    last_saved = self.save()
+                    while next_checkpoint <= self.steps:
+                        next_checkpoint += c.checkpoint_every
+            bar.close()
+            if last_saved is None or int(last_saved.stem.split("_")[1]) != self.steps:
                 last_saved = self.save()
-                while next_checkpoint <= self.steps:
-                    next_checkpoint += c.checkpoint_every
-        bar.close()
-        if last_saved is None or int(last_saved.stem.split("_")[1]) != self.steps:
-            last_saved = self.save()
-        for src, dst in zip(checkpoint_paths(last_saved), checkpoint_paths(self.out / "final"), strict=True):
-            shutil.copyfile(src, dst)
-        if self.writer is not None:
-            self.writer.close()
+            copy_checkpoint(last_saved, self.out / "final")
+            if self.writer is not None:
+                self.writer.close()
+        if self.stop:
+            raise RunInterruptedError(self.stop.received, self.steps, self.out / "final.zip")
         return self.out / "final.zip"
 
     def _log(self, stats: dict[str, float], started: float, start_steps: int) -> None:
@@ -632,14 +573,14 @@ class BatchedTrainer:
         spent = sum(self.timers.values()) or 1.0
         games = self.recent
         row = {
-            "step": self.steps, "seconds": round(seconds, 1),
+            "step": self.steps, "seconds": round(self.progress.seconds + seconds, 1),
             "steps_per_s": (self.steps - start_steps) / max(seconds, 1e-9),
             "episodes": self.episodes, "truncated": self.truncated,
             "ep_length_mean": float(np.mean([g["length"] for g in games])) if games else "",
             "learner_win_rate": float(np.mean([g["learner_won"] for g in games])) if games else "",
             "env_share": self.timers["env"] / spent, "inference_share": self.timers["inference"] / spent,
             "update_share": self.timers["update"] / spent, "teacher_share": self.timers["teacher"] / spent,
-            "learning_rate": self.config.learning_rate, **stats,
+            **stats,
         }  # fmt: skip
         self.progress.write(row)
         if self.writer is not None:
@@ -652,7 +593,7 @@ PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "truncated", "ep_length_mean", "learner_win_rate",
     "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
     "env_share", "inference_share", "teacher_share", "update_share", "imitation_weight", "imitation_loss",
-    "teacher_agreement",
+    "teacher_agreement", "epochs",
 ]  # fmt: skip
 
 

@@ -187,6 +187,12 @@ def _str_list(text: str) -> list[str]:
     return expand_specs(text)
 
 
+def _players(text: str) -> int | list[int]:
+    """``4`` -> 4; ``2,4`` -> [2, 4] (the batched trainer's table sizes)."""
+    sizes = _int_list(text)
+    return sizes[0] if len(sizes) == 1 and "," not in text else sizes
+
+
 def _add_config_options(parser: argparse.ArgumentParser, *config_classes: type, skip: tuple[str, ...] = ()) -> None:
     """One ``--option`` per dataclass field (CleanRL style), with its default and help.
 
@@ -212,28 +218,37 @@ def _add_config_options(parser: argparse.ArgumentParser, *config_classes: type, 
             text += f" (default: {defaults[0][1]})"
         else:
             text += " (default: " + "; ".join(f"{TRAINER_OF.get(c, c)}: {shown}" for c, shown in defaults) + ")"
+        flag = "--" + name.replace("_", "-")
+        if kind is bool:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=text)
+            continue
         if kind == dict[str, Any]:
             convert: Any = json.loads
         elif kind in (list[str], list[int]):
             convert = _int_list if kind == list[int] else _str_list
-        elif kind == int | None:
-            convert = int
+        elif kind == int | list[int] | None:
+            convert = _players
+        elif kind in (int | None, float | None):
+            convert = int if kind == int | None else float
         else:
             convert = kind
-        parser.add_argument("--" + name.replace("_", "-"), type=convert, default=argparse.SUPPRESS, help=text)
+        parser.add_argument(flag, type=convert, default=argparse.SUPPRESS, help=text)
 
 
 TRAINER_OF = {"SelfPlayConfig": "sb3", "BatchedConfig": "batched"}
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    """``bidbluff train`` and ``bidbluff selfplay``: build (or, with --resume, reload) the config and run."""
+    """``bidbluff train`` and ``bidbluff selfplay``: build (or, with --resume, reload) the config and run.
+
+    SIGINT (Ctrl-C) or SIGTERM: the run saves a checkpoint and final.zip, one line says so, exit code 130.
+    """
     from training.batched import RESUMABLE as BATCHED_RESUMABLE
     from training.batched import BatchedConfig, train_batched
     from training.selfplay import SelfPlayConfig, selfplay
-    from training.train import RESUMABLE, TrainConfig, train
+    from training.train import RESUMABLE, RunInterruptedError, TrainConfig, check_time_limit, train
 
-    trainer = getattr(args, "trainer", "sb3")
+    trainer = getattr(args, "trainer", "batched")
     if args.command == "train":
         config_class, run, suffix, resumable = TrainConfig, train, "", RESUMABLE
     elif trainer == "batched":
@@ -247,6 +262,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise SystemExit(f"{flags}: not an option of the {trainer if args.command == 'selfplay' else 'train'} "
                          f"trainer")  # fmt: skip
     given = {k: v for k, v in vars(args).items() if k in names}
+    if isinstance(given.get("players"), list) and config_class is not BatchedConfig:
+        raise SystemExit("--players: a list of table sizes needs the batched trainer (selfplay --trainer batched)")
+    check_time_limit(given.get("time_limit"))
     out = Path(given.get("out") or f"runs/{args.env}{suffix}")
     given["out"] = str(out)
     if args.resume:
@@ -254,6 +272,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         if not saved_path.exists():
             raise SystemExit(f"--resume: {saved_path} does not exist (no run to resume there)")
         saved = json.loads(saved_path.read_text())
+        if saved.get("time_limit") == 0:
+            saved["time_limit"] = None  # how runs before --time-limit's check wrote "no limit"
         if set(saved) - names:
             extra = sorted(set(saved) - names)
             fits = [how for how, cls in (("bidbluff train", TrainConfig), ("selfplay --trainer sb3", SelfPlayConfig),
@@ -271,7 +291,12 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise SystemExit(f"{out} already holds a run: pass --resume to continue it or --out for a new one")
         config = config_class(**given)
     print(json.dumps(dataclasses.asdict(config), sort_keys=True))
-    final = run(config, resume=args.resume, progress_bar=not args.no_progress)
+    try:
+        final = run(config, resume=args.resume, progress_bar=not args.no_progress)
+    except RunInterruptedError as stopped:
+        print(f"{stopped.signal_name}: stopped at step {stopped.steps}; checkpoint and {stopped.final} saved "
+              f"(--resume continues)", flush=True)  # fmt: skip
+        return 130
     print(f"final checkpoint: {final}  (play it with agents.make({str(final)!r}))")
     return 0
 
@@ -349,17 +374,18 @@ def build_parser() -> argparse.ArgumentParser:
     from training.selfplay import SelfPlayConfig
 
     league = sub.add_parser("selfplay", help="self-play league: PPO against its past snapshots and fixed baselines",
-                            description="--trainer sb3 (default): MaskablePPO in one seat; opponents: the latest "
-                            "policy with --latest-prob, else past snapshots and the --opponents baselines weighted "
-                            "by difficulty (PFSP).  --trainer batched: a torch PPO playing every seat of "
+                            description="--trainer batched (default): a torch PPO playing every seat of "
                             "--num-games games at once (one batched forward pass per step); --pool-fraction of the "
-                            "seats go to snapshots and baselines (PFSP).  A snapshot every --checkpoint-every "
+                            "seats go to snapshots and baselines (PFSP).  --trainer sb3: MaskablePPO in one seat; "
+                            "opponents: the latest policy with --latest-prob, else past snapshots and the "
+                            "--opponents baselines weighted by difficulty (PFSP).  A snapshot every --checkpoint-every "
                             "steps, each evaluated; --resume continues the league.  Options differ by "
                             "trainer.")  # fmt: skip
     league.add_argument("env", choices=envs.ENVS)
-    league.add_argument("--trainer", choices=("sb3", "batched"), default="sb3",
-                        help="sb3: sb3-contrib MaskablePPO; batched: bidbluff's batched self-play PPO (default sb3)")
-    _add_config_options(league, SelfPlayConfig, BatchedConfig, skip=("env",))
+    league.add_argument("--trainer", choices=("batched", "sb3"), default="batched",
+                        help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO (default "
+                             "batched)")  # fmt: skip
+    _add_config_options(league, BatchedConfig, SelfPlayConfig, skip=("env",))
     league.add_argument("--resume", action="store_true", help="continue the league in --out")
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
     league.set_defaults(run=cmd_train)
@@ -373,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except (ValueError, FileNotFoundError) as bad:  # bad options, agent specs, checkpoints: say what, not where
         parser.exit(2, f"bidbluff {args.command}: error: {bad}\n")
+    except OSError as bad:  # a full disk, an unwritable --out: the path and the reason, in one line
+        where = bad.filename if bad.filename is not None else "?"
+        parser.exit(1, f"bidbluff {args.command}: error: {where}: {bad.strerror or bad}\n")
 
 
 if __name__ == "__main__":

@@ -8,47 +8,26 @@ learns every seat.  The observation is the env's flat ``observation`` vector;
 asks for).  The reward is the learner's env reward (zero until the end in
 every bidbluff env).
 
-Opponents come from a pool: each episode, every opponent seat draws one
-(``pool.sample(rng)``), uniformly by default, by weight when the pool has
-weights.  A pool with a ``record(opponents, won)`` method (the self-play
-league) hears the result of every episode.
+Opponents come from a ``training.league.League``: each episode, every
+opponent seat draws one (``league.sample(rng)``; uniformly among agent specs
+given as a list), and the league hears the result of every episode
+(``league.record_game``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-import agents as agent_lib
 import envs
 from agents.base import bind_all, observation_for
+from training.league import League
 
 MAX_EMPTY_GAMES = 1000  # games in a row in which the learner never had to decide: a configuration error
 MAX_EPISODE_STEPS = 5_000  # learner decisions; past this the episode is truncated (a policy looping)
-
-
-@dataclass
-class OpponentPool:
-    """Opponents to draw from: agent objects with optional sampling weights."""
-
-    agents: list[Any]
-    weights: list[float] = field(default_factory=list)
-
-    @classmethod
-    def from_specs(cls, specs: list[str], env_name: str, seed: int = 0) -> OpponentPool:
-        return cls([agent_lib.make(spec, env_name=env_name, seed=seed + i) for i, spec in enumerate(specs)])
-
-    def sample(self, rng: np.random.Generator) -> Any:
-        if not self.agents:
-            raise ValueError("the opponent pool is empty")
-        if self.weights:
-            p = np.asarray(self.weights, dtype=np.float64)
-            return self.agents[int(rng.choice(len(self.agents), p=p / p.sum()))]
-        return self.agents[int(rng.integers(len(self.agents)))]
 
 
 class SingleAgentView(gym.Env):
@@ -56,8 +35,8 @@ class SingleAgentView(gym.Env):
 
     Args:
         env_name: a registered env (``envs.ENVS``).
-        opponents: agent specs (``["random", "heuristic"]``) or a pool with ``sample(rng)`` (an
-            ``OpponentPool``, the self-play ``League``).
+        opponents: agent specs (``["random", "heuristic"]``, drawn uniformly) or a ``League`` (shared by
+            several views, e.g. the self-play league).
         num_players: seats (the game's default when omitted).
         env_options: extra env constructor options (``{"preset": "classic"}``).
         reward_mode: the env's reward mode.
@@ -81,9 +60,9 @@ class SingleAgentView(gym.Env):
         if learner_seat != "rotate" and learner_seat not in range(self.num_players):
             raise ValueError(f"learner_seat must be 'rotate' or 0..{self.num_players - 1}, not {learner_seat!r}")
         self.learner_seat = learner_seat
-        if not hasattr(opponents, "sample"):  # agent specs; else a pool (OpponentPool, the self-play League)
-            opponents = OpponentPool.from_specs(list(opponents), env_name, seed=0 if seed is None else seed)
-        self.pool = opponents
+        if not isinstance(opponents, League):
+            opponents = League.of_specs(list(opponents), env_name, seed=0 if seed is None else seed)
+        self.league = opponents
         game = self.aec.game
         self.observation_space = spaces.Box(0.0, 1.0, (game.observation_size,), np.float32)
         self.action_space = spaces.Discrete(game.codec.n)
@@ -127,8 +106,8 @@ class SingleAgentView(gym.Env):
             scores = self.aec.game_state.scores()
             info["scores"] = list(scores)
             info["won"] = float(scores[self._learner_index()] == max(scores))
-        if (done or truncated) and hasattr(self.pool, "record"):
-            self.pool.record([a for a in self.seated if a is not None], info.get("won", 0.5))
+        if done or truncated:
+            self.league.record_game([a for a in self.seated if a is not None], info.get("won", 0.5))
         return self._observe(), reward, done, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -149,7 +128,7 @@ class SingleAgentView(gym.Env):
             seat = int(self.learner_seat)
         self.episodes += 1
         self.learner = self.aec.possible_agents[seat]
-        self.seated = [None if s == seat else self.pool.sample(self.np_random) for s in range(n)]
+        self.seated = [None if s == seat else self.league.sample(self.np_random) for s in range(n)]
         self.aec.reset(seed=int(self.np_random.integers(2**31 - 1)))
         bind_all([a for a in self.seated if a is not None], self.aec)
         self._pending_reward = 0.0
@@ -175,7 +154,7 @@ class SingleAgentView(gym.Env):
             name = aec.agent_selection
             agent = self.seated[aec.possible_agents.index(name)]
             if getattr(agent, "needs_env", False):
-                agent.bind(aec)  # a pool shared by several views (the league) may have bound it elsewhere
+                agent.bind(aec)  # a league shared by several views (the league) may have bound it elsewhere
             self._step(agent.act(observation_for(agent, aec, name), name))
 
     def _observe(self) -> np.ndarray:

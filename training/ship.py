@@ -2,8 +2,10 @@
 
     python -m training.ship runs/ship-libertalia/final.zip --games 2000
 
-copies the checkpoint to ``checkpoints/<game>/selfplay.zip`` (+ sidecar) without
-its optimizer state (a third of the size; the weights are what plays), then
+copies the checkpoint to ``checkpoints/<game>/selfplay.zip`` (+ sidecar) in the
+``ActorCritic`` format (``agents.policy``; an old stable-baselines3 checkpoint
+is converted on the way) without its optimizer state (a third of the size; the
+weights are what plays), then
 plays the three 4-player tournaments of the shipping targets, seats rotated
 over duplicate deals: heuristic vs 3 random, shipped vs 3 random, shipped vs 3
 heuristic.  Their rows go into the sidecar (``"tournaments"``) and a Markdown
@@ -20,26 +22,19 @@ from pathlib import Path
 from typing import Any
 
 import agents as agent_lib
-from agents.policy import checkpoint_paths, read_sidecar, write_sidecar
+from agents.policy import load_network, read_sidecar, save_checkpoint, write_sidecar
 
 LINEUPS = (("heuristic", "random"), ("shipped", "random"), ("shipped", "heuristic"))
 
 
 def export(source: str | Path, env_name: str | None = None, dest: str | Path | None = None) -> Path:
-    """Copy checkpoint ``source`` to ``dest`` (default: the env's shipped path) without optimizer state."""
-    from sb3_contrib import MaskablePPO
-
-    meta = read_sidecar(source, env_name)
-    env_name = meta["env"]
-    dest = Path(dest) if dest is not None else agent_lib.shipped_path(env_name)
+    """Copy checkpoint ``source`` (either format) to ``dest`` (default: the env's shipped path) in the
+    ``ActorCritic`` format, without optimizer state."""
+    net, meta, _ = load_network(source, env_name)
+    dest = Path(dest) if dest is not None else agent_lib.shipped_path(meta["env"])
     dest.parent.mkdir(parents=True, exist_ok=True)
-    model = MaskablePPO.load(checkpoint_paths(source)[0], device="cpu")
-    policy = model.policy
-    policy.optimizer = type(policy.optimizer)(policy.parameters(), **policy.optimizer.defaults)
-    zip_path = checkpoint_paths(dest)[0]
-    model.save(zip_path)
-    write_sidecar(zip_path, {**meta, "exported_from": str(source), "optimizer_state": "dropped (weights only)"})
-    return zip_path
+    meta = {**meta, "exported_from": str(source), "optimizer_state": "dropped (weights only)"}
+    return save_checkpoint(dest, net, meta)
 
 
 def command(env_name: str, hero: str, villain: str, games: int, seed: int) -> str:

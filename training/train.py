@@ -25,6 +25,8 @@ import dataclasses
 import datetime as dt
 import json
 import platform
+import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -34,7 +36,16 @@ from typing import Any
 import numpy as np
 
 import envs
-from agents.policy import CheckpointError, PolicyAgent, checkpoint_paths, env_signature, read_sidecar, write_sidecar
+from agents.policy import (
+    CheckpointError,
+    PolicyAgent,
+    checkpoint_paths,
+    copy_checkpoint,
+    env_signature,
+    read_sidecar,
+    write_atomic,
+    write_checkpoint,
+)
 
 
 @dataclass
@@ -49,7 +60,8 @@ class TrainConfig:
                                                    "draws one per episode"})  # fmt: skip
     reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
     total_steps: int = field(default=200_000, metadata={"help": "learner decisions to train for, in all"})
-    time_limit: float = field(default=0.0, metadata={"help": "stop after this many seconds of this session (0: none)"})
+    time_limit: float | None = field(default=None, metadata={"help": "stop after this many seconds of this session "
+                                                                     "(default: no limit)"})
     num_envs: int = field(default=4, metadata={"help": "envs stepped together (DummyVecEnv)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
     n_steps: int = field(default=512, metadata={"help": "steps per env per rollout"})
@@ -87,9 +99,9 @@ def config_from_json(data: dict[str, Any]) -> TrainConfig:
 
 
 # -- the pieces ------------------------------------------------------------------
-def make_vec_env(config: TrainConfig, pool: Any = None) -> Any:
-    """``num_envs`` learner views in a DummyVecEnv, each with its own seed; opponents from ``pool``
-    (shared, e.g. the self-play league) or, by default, each view's own agents of ``config.opponents``."""
+def make_vec_env(config: TrainConfig, league: Any = None) -> Any:
+    """``num_envs`` learner views in a DummyVecEnv, each with its own seed; opponents from ``league``
+    (shared: the self-play league) or, by default, each view's own league of ``config.opponents``."""
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -97,7 +109,7 @@ def make_vec_env(config: TrainConfig, pool: Any = None) -> Any:
 
     def factory(i: int) -> Any:
         seed = config.seed * 1000 + i
-        opponents = pool if pool is not None else config.opponents
+        opponents = league if league is not None else config.opponents
         return lambda: Monitor(SingleAgentView(config.env, opponents, config.players, config.env_options,
                                                config.reward_mode, seed=seed))  # fmt: skip
 
@@ -159,19 +171,30 @@ def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, 
     }  # fmt: skip
 
 
-def evaluate(model: Any, config: TrainConfig, games: int, seed: int, num_players: int) -> list[dict[str, Any]]:
-    """Win share of the greedy policy against each training opponent (the other seats all that opponent),
-    seats rotated over duplicate deals; one row per opponent."""
+class LiveActor:
+    """A live stable-baselines3 policy as ``PolicyAgent``'s network: its action logits, current weights."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+    def logits(self, obs: Any) -> Any:
+        p = self.policy
+        return p.action_net(p.mlp_extractor.forward_actor(p.extract_features(obs, p.pi_features_extractor)))
+
+
+def evaluate(network: Any, steps: int, config: TrainConfig, games: int, seed: int,
+             num_players: int) -> list[dict[str, Any]]:  # fmt: skip
+    """Win share of the greedy policy of ``network`` (``logits(obs)``) against each training opponent (the other
+    seats all that opponent), seats rotated over duplicate deals; one row per opponent."""
     from arena.tournament import run_tournament
 
-    meta = {"env": config.env, "steps": int(model.num_timesteps)}
-    learner = PolicyAgent(model, meta, deterministic=True, name="learner")
+    learner = PolicyAgent(network, {"env": config.env, "steps": steps}, deterministic=True, name="learner")
     rows = []
     for spec in dict.fromkeys(config.opponents):
         lineup = [learner] + [spec] * (num_players - 1)
         result = run_tournament(config.env, lineup, games, num_players, seed=seed, env_options=config.env_options)
         row = result.rows()[0]
-        rows.append({"step": int(model.num_timesteps), "opponent": spec, "games": row["games"],
+        rows.append({"step": int(steps), "opponent": spec, "games": row["games"],
                      "win_share": row["win_share"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
                      "mean_reward": row["mean_reward"], "mean_score": row["mean_score"],
                      "baseline": 1 / num_players})  # fmt: skip
@@ -195,13 +218,29 @@ def latest_checkpoint(out: Path) -> tuple[Path, dict[str, Any]] | None:
 
 
 class CsvLog:
-    """Append-only CSV with a fixed header (so a resumed run keeps writing the same file)."""
+    """Append-only CSV with a fixed header (so a resumed run keeps writing the same file).
 
-    def __init__(self, path: Path, columns: list[str]) -> None:
+    ``up_to_step``: a resumed run's log is cut back to the rows of steps up to its checkpoint's (what was
+    logged after it is trained again), and written again under ``columns``.  ``seconds`` is then the
+    ``seconds`` of the last row kept, so that a resumed run's time column carries on.
+    """
+
+    def __init__(self, path: Path, columns: list[str], up_to_step: int | None = None) -> None:
         self.path, self.columns = path, columns
-        if not path.exists() or path.stat().st_size == 0:
-            with path.open("w", newline="") as f:
-                csv.writer(f).writerow(columns)
+        self.seconds = 0.0
+        rows: list[dict[str, str]] = []
+        if up_to_step is not None and path.exists():
+            with path.open(newline="") as f:
+                rows = [row for row in csv.DictReader(f) if _int(row.get("step")) <= up_to_step]
+            self.seconds = max((_float(row.get("seconds")) for row in rows), default=0.0)
+        if rows or not path.exists() or path.stat().st_size == 0:
+            def write(tmp: Path) -> None:
+                with tmp.open("w", newline="") as f:
+                    writer = csv.writer(f)
+                    writer.writerow(columns)
+                    writer.writerows([row.get(c, "") for c in columns] for row in rows)
+
+            write_atomic(path, write)
 
     def write(self, row: dict[str, Any]) -> None:
         with self.path.open("a", newline="") as f:
@@ -210,6 +249,61 @@ class CsvLog:
 
 def _fmt(value: Any) -> Any:
     return f"{value:.6g}" if isinstance(value, float) else value
+
+
+def _int(text: str | None) -> int:
+    try:
+        return int(text or "")
+    except ValueError:
+        return 1 << 62  # a row without a readable step (a line cut short by a crash) is dropped
+
+
+def _float(text: str | None) -> float:
+    try:
+        return float(text or 0)
+    except ValueError:
+        return 0.0
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_atomic(path, lambda tmp: tmp.write_text(json.dumps(data, indent=2) + "\n"))
+
+
+# -- stopping ---------------------------------------------------------------------------
+class RunInterruptedError(Exception):
+    """A run stopped by SIGINT or SIGTERM after saving a checkpoint and ``final.zip``."""
+
+    def __init__(self, signal_name: str, steps: int, final: Path) -> None:
+        super().__init__(f"{signal_name}: stopped at step {steps}; saved {final}")
+        self.signal_name, self.steps, self.final = signal_name, steps, final
+
+
+class StopSignals:
+    """While a run is in it: SIGINT (Ctrl-C) or SIGTERM asks the run to stop at its next safe point (then it saves
+    and raises ``RunInterruptedError``); a second signal stops it at once (``KeyboardInterrupt``)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.received: str | None = None
+        self._before: dict[int, Any] = {}
+
+    def __bool__(self) -> bool:
+        return self.received is not None
+
+    def __enter__(self) -> StopSignals:
+        if threading.current_thread() is threading.main_thread():  # signals reach the main thread only
+            self._before = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for s, handler in self._before.items():
+            signal.signal(s, handler)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.received is not None:
+            raise KeyboardInterrupt
+        self.received = signal.Signals(signum).name
 
 
 PROGRESS_COLUMNS = [
@@ -221,13 +315,15 @@ EVAL_COLUMNS = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "
 
 
 def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: list[dict[str, Any]],
-                  start_step: int, on_save: Any = None) -> Any:  # fmt: skip
+                  start_step: int, stop: StopSignals, on_save: Any = None) -> Any:  # fmt: skip
     """Logs a CSV row per rollout; checkpoints (with an evaluation) every ``checkpoint_every`` steps;
-    ``on_save(path, steps)`` after each checkpoint (the self-play league adds it to its pool)."""
+    ``on_save(path, steps)`` after each checkpoint (the self-play league adds it to its pool); ends the run at
+    the time limit or when ``stop`` has a signal."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    progress = CsvLog(out / "progress.csv", PROGRESS_COLUMNS)
-    evals = CsvLog(out / "eval.csv", EVAL_COLUMNS)
+    resumed = start_step if start_step > 0 else None
+    progress = CsvLog(out / "progress.csv", PROGRESS_COLUMNS, up_to_step=resumed)
+    evals = CsvLog(out / "eval.csv", EVAL_COLUMNS, up_to_step=resumed)
 
     class RunCallback(BaseCallback):
         def __init__(self) -> None:
@@ -244,7 +340,7 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
                 if done:
                     self.episodes += 1
                     self.wins.append(info.get("won", 0.0))
-            return not (config.time_limit and time.perf_counter() - self.started >= config.time_limit)
+            return not (stop or (config.time_limit and time.perf_counter() - self.started >= config.time_limit))
 
         def _on_rollout_start(self) -> None:
             # Here the weights, optimizer and step count agree: the last rollout has been trained on.
@@ -259,7 +355,7 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
             seconds = time.perf_counter() - self.started
             row = {
                 "step": self.num_timesteps,
-                "seconds": round(seconds, 1),
+                "seconds": round(progress.seconds + seconds, 1),
                 "steps_per_s": (self.num_timesteps - self.steps_at_start) / max(seconds, 1e-9),
                 "episodes": self.episodes,
                 "ep_reward_mean": float(np.mean([e["r"] for e in buffer])) if buffer else "",
@@ -277,14 +373,13 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
         def save(self) -> Path:
             steps = self.num_timesteps
             if config.eval_games > 0:
-                for result in evaluate(self.model, config, config.eval_games, config.seed + 10_000 + steps,
-                                       num_players):  # fmt: skip
+                for result in evaluate(LiveActor(self.model.policy), steps, config, config.eval_games,
+                                       config.seed + 10_000 + steps, num_players):  # fmt: skip
                     evaluation.append(result)
                     evals.write(result)
                     self.logger.record(f"eval/win_share_vs_{result['opponent']}", result["win_share"])
-            path = out / "checkpoints" / f"step_{steps}.zip"
-            self.model.save(path)
-            write_sidecar(path, checkpoint_meta(config, steps, evaluation, num_players))
+            path = write_checkpoint(out / "checkpoints" / f"step_{steps}.zip", self.model.save,
+                                    checkpoint_meta(config, steps, evaluation, num_players))  # fmt: skip
             self.last_saved = steps
             if on_save is not None:
                 on_save(path, steps)
@@ -294,14 +389,20 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
 
 
 # -- the run -------------------------------------------------------------------------
-def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, league: Any = None) -> Path:
+def check_time_limit(time_limit: float | None) -> None:
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"--time-limit must be a positive number of seconds, not {time_limit:g} (leave it out for "
+                         f"no limit)")  # fmt: skip
+
+
+def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, selfplay: Any = None) -> Path:
     """Train (or resume) a run; returns the final checkpoint's zip path.
 
-    ``league`` (``training.selfplay.League``): opponents come from it instead of ``config.opponents``;
-    it sees the live model and every checkpoint, and is saved with the run.
+    ``selfplay`` (``training.selfplay.SelfPlay``): opponents come from its league instead of
+    ``config.opponents``; it sees the live model and every checkpoint, and is saved with the run.
+    SIGINT or SIGTERM end the run at its next step with a checkpoint and ``final.zip``, then raise
+    ``RunInterruptedError``.
     """
-    import shutil
-
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -311,41 +412,43 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
     num_players = config.players or envs.game(config.env, **config.env_options).default_players
     if config.checkpoint_every < 1 or config.total_steps < 1:
         raise ValueError("total_steps and checkpoint_every must be positive")
+    check_time_limit(config.time_limit)
 
     evaluation: list[dict[str, Any]] = []
     tensorboard = str(out / "tb") if tensorboard_available() else None
-    vec_env = make_vec_env(config, pool=league)
+    vec_env = make_vec_env(config, league=selfplay.league if selfplay is not None else None)
     if resume:
         found = latest_checkpoint(out)
         if found is None:
             raise FileNotFoundError(f"--resume: {out}/checkpoints holds no intact checkpoint to resume from")
         path, meta = found
         model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=tensorboard)
-        evaluation = list(meta.get("evaluation", []))
+        evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= model.num_timesteps]
         print(f"resuming {out} from {path.name} at step {model.num_timesteps}")
     else:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "checkpoints").mkdir(exist_ok=True)
         model = new_model(config, vec_env, tensorboard)
-    (out / "config.json").write_text(json.dumps(config_to_json(config), indent=2) + "\n")
+        (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    write_json(out / "config.json", config_to_json(config))
 
     start = int(model.num_timesteps)
     on_save = None
-    if league is not None:
+    if selfplay is not None:
         if resume:
-            league.load(out, up_to_step=start)
-        league.attach(model, out)
-        on_save = league.add_snapshot
-    callback = make_callback(config, out, num_players, evaluation, start, on_save)
-    remaining = config.total_steps - start
-    if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
-                    progress_bar=progress_bar, tb_log_name="ppo")  # fmt: skip
-    callback.model = model
-    final = out / "checkpoints" / f"step_{model.num_timesteps}.zip"
-    if not checkpoint_paths(final)[1].exists():
-        final = callback.save()
-    for src, dst in zip(checkpoint_paths(final), checkpoint_paths(out / "final"), strict=True):
-        shutil.copyfile(src, dst)
+            selfplay.load(out, up_to_step=start)
+        selfplay.attach(model, out)
+        on_save = selfplay.add_snapshot
+    with StopSignals() as stop:
+        callback = make_callback(config, out, num_players, evaluation, start, stop, on_save)
+        remaining = config.total_steps - start
+        if remaining > 0:
+            model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
+                        progress_bar=progress_bar, tb_log_name="ppo")  # fmt: skip
+        callback.model = model
+        final = out / "checkpoints" / f"step_{model.num_timesteps}.zip"
+        if not checkpoint_paths(final)[1].exists():
+            final = callback.save()
+        copy_checkpoint(final, out / "final")
     vec_env.close()
+    if stop:
+        raise RunInterruptedError(stop.received, int(model.num_timesteps), out / "final.zip")
     return out / "final.zip"

@@ -1,4 +1,5 @@
-"""The batched self-play PPO trainer: its maths on constructed cases, masking, the pool, a tiny run + resume."""
+"""The batched self-play PPO trainer: its maths on constructed cases, the network and masking, a tiny run +
+resume, the table-size list, learning-rate annealing and the KL stop, --init from either checkpoint format."""
 
 from __future__ import annotations
 
@@ -12,17 +13,9 @@ import torch
 
 import agents
 import envs
+from agents.networks import ActorCritic, masked_logits
 from agents.policy import CheckpointError, read_sidecar
-from training.batched import (
-    BatchedConfig,
-    BatchedTrainer,
-    Pool,
-    masked_logits,
-    policy_outputs,
-    ppo_loss,
-    sample,
-    segment_gae,
-)
+from training.batched import BatchedConfig, BatchedTrainer, ppo_loss, segment_gae
 from training.cli import main
 
 
@@ -85,36 +78,43 @@ def test_value_and_entropy_terms():
     assert float(loss) == pytest.approx(0.5 * 0.5 * (1 + 9) / 2 - 0.1 * 1.0)
 
 
-# -- masking ----------------------------------------------------------------------------
+# -- the network and masking ---------------------------------------------------------------
 def test_masked_sampling_never_picks_an_illegal_action():
     gen = torch.Generator().manual_seed(0)
     rng = np.random.default_rng(0)
-    logits = torch.from_numpy(rng.normal(0, 20, (512, 40)).astype(np.float32))
-    logits[:, 0] = 1000.0  # an illegal favourite
+    net = ActorCritic(12, 40, trunk=16, net_arch=[8])
+    with torch.no_grad():
+        net.action_head.weight.mul_(2000.0)  # logits far apart
+        net.action_head.bias[0] = 1000.0  # an illegal favourite
+    obs = torch.from_numpy(rng.random((512, 12)).astype(np.float32))
     mask = torch.from_numpy(rng.random((512, 40)) < 0.1)
     mask[:, 0] = False
     mask[torch.arange(512), torch.from_numpy(rng.integers(1, 40, 512))] = True
-    for _ in range(20):
-        actions, log_probs = sample(logits, mask, gen)
-        assert bool(mask[torch.arange(512), actions].all())
-        assert bool(torch.isfinite(log_probs).all())
-    probs = torch.softmax(masked_logits(logits, mask), -1)
+    with torch.no_grad():
+        for _ in range(20):
+            step = net.get_action_and_value(obs, mask, generator=gen)
+            assert bool(mask[torch.arange(512), step.action].all())
+            assert bool(torch.isfinite(step.log_prob).all()) and bool((step.entropy >= 0).all())
+        assert float(step.log_probs.exp()[~mask].max()) == 0.0
+        probs = torch.softmax(masked_logits(net.logits(obs), mask), -1)
     assert float(probs[~mask].max()) == 0.0
 
 
-# -- the pool ----------------------------------------------------------------------------
-def test_pool_prefers_opponents_the_learner_loses_to():
-    pool = Pool(BatchedConfig("liars_dice_v0", opponents=["random", "heuristic"], pfsp_power=2.0))
-    for _ in range(50):
-        pool.record("baseline:random", 1.0)
-        pool.record("baseline:heuristic", 0.0)
-    rng = np.random.default_rng(0)
-    draws = [pool.draw(rng) for _ in range(500)]
-    assert draws.count("baseline:heuristic") > 0.9 * len(draws)
+def test_get_action_and_value_of_given_actions_is_what_sampling_reported():
+    net = ActorCritic(6, 5, trunk=0, net_arch=[4])  # trunk 0: no shared layer
+    obs = torch.rand(32, 6)
+    mask = torch.ones(32, 5, dtype=torch.bool)
+    mask[:, 3] = False
+    sampled = net.get_action_and_value(obs, mask, generator=torch.Generator().manual_seed(1))
+    again = net.get_action_and_value(obs, mask, sampled.action)
+    assert torch.equal(again.action, sampled.action)
+    assert torch.allclose(again.log_prob, sampled.log_prob) and torch.allclose(again.value, net.value(obs))
+    probs = again.log_probs.exp()
+    assert torch.allclose(again.entropy, -(probs * again.log_probs).sum(-1))
 
 
 # -- the network is the checkpoint's policy ---------------------------------------------------
-TINY = ["--trainer", "batched", "--num-games", "6", "--rollout-steps", "96", "--minibatch-size", "64",
+TINY = ["--num-games", "6", "--rollout-steps", "96", "--minibatch-size", "64",
         "--n-epochs", "1", "--trunk", "32", "--net-arch", "16", "--checkpoint-every", "96", "--eval-games", "2",
         "--opponents", "random", "--pool-fraction", "0.3", "--no-progress"]  # fmt: skip
 
@@ -124,7 +124,7 @@ def test_tiny_batched_run_then_resume(env_name, tmp_path):
     out = tmp_path / "run"
     assert main(["selfplay", env_name, "--total-steps", "192", "--out", str(out), *TINY]) == 0
     first = read_sidecar(out / "final.zip", env_name)
-    assert first["trainer"] == "batched" and first["steps"] >= 192
+    assert first["trainer"] == "batched" and first["steps"] >= 192 and first["network"]["class"] == "ActorCritic"
     assert first["evaluation"] and first["evaluation"][-1]["opponent"] == "random"
     snapshot_steps = [s["steps"] for s in first["league"]["snapshots"]]
     assert snapshot_steps == sorted(snapshot_steps)
@@ -167,9 +167,9 @@ def test_trainer_probabilities_are_the_checkpoints(tmp_path):
     for _ in range(30):
         obs = env.observe(env.agent_selection)
         with torch.no_grad():
-            logits, _ = policy_outputs(trainer.policy, torch.from_numpy(obs["observation"][None]))
-            mine = torch.softmax(masked_logits(logits, torch.from_numpy(obs["action_mask"][None].astype(bool))), -1)
-        assert np.allclose(mine[0].numpy(), agent.probabilities(obs), atol=1e-6)
+            mine = trainer.net.get_action_and_value(torch.from_numpy(obs["observation"][None]),
+                                                    torch.from_numpy(obs["action_mask"][None].astype(bool)))
+        assert np.allclose(mine.log_probs.exp()[0].numpy(), agent.probabilities(obs), atol=1e-6)
         env.step(agent.act(obs, env.agent_selection))
 
 
@@ -190,7 +190,9 @@ def test_foreign_options_are_refused(tmp_path):
     with pytest.raises(SystemExit, match="--latest-prob"):
         main(["selfplay", "liars_dice_v0", "--trainer", "batched", "--latest-prob", "0.3", "--out", str(tmp_path)])
     with pytest.raises(SystemExit, match="--pool-fraction"):
-        main(["selfplay", "liars_dice_v0", "--pool-fraction", "0.3", "--out", str(tmp_path)])
+        main(["selfplay", "liars_dice_v0", "--trainer", "sb3", "--pool-fraction", "0.3", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match="needs the batched trainer"):
+        main(["selfplay", "liars_dice_v0", "--trainer", "sb3", "--players", "2,3", "--out", str(tmp_path)])
 
 
 def test_imitation_labels_learner_decisions_with_the_teacher_and_pulls_the_policy_toward_it(tmp_path):
@@ -225,13 +227,76 @@ def test_init_starts_a_new_run_from_a_checkpoints_network(tmp_path):
     config = BatchedConfig(env_name, trunk=32, net_arch=[16], init=str(donor / "final.zip"), out=str(tmp_path / "r"))
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.steps == 0  # a new run, not a resume
-    mine, theirs = trainer.policy.state_dict(), agents.make(str(donor / "final.zip")).model.policy.state_dict()
+    mine, theirs = trainer.net.state_dict(), agents.make(str(donor / "final.zip")).network.state_dict()
     assert mine.keys() == theirs.keys() and all(torch.equal(mine[k], theirs[k]) for k in mine)
 
     wider = BatchedConfig(env_name, trunk=64, net_arch=[16], init=str(donor / "final.zip"), out=str(tmp_path / "w"))
-    with pytest.raises(ValueError, match=r"--init .*differs from this run's"):
+    with pytest.raises(ValueError, match=r"--init .*differs from this run's .* trunk 32 \(this run: 64\)"):
         BatchedTrainer(wider, progress_bar=False)
     other = BatchedConfig("spytails_v0", trunk=32, net_arch=[16], init=str(donor / "final.zip"),
                           out=str(tmp_path / "o"))
     with pytest.raises(CheckpointError, match="trained on libertalia_v0, not spytails_v0"):
         BatchedTrainer(other, progress_bar=False)
+    assert not (tmp_path / "w").exists() and not (tmp_path / "o").exists()  # refused before the run was made
+
+
+def test_init_takes_an_old_format_checkpoint(old_checkpoint, tmp_path):
+    path, model = old_checkpoint
+    config = BatchedConfig("liars_dice_v0", trunk=32, net_arch=[16], init=str(path), out=str(tmp_path / "r"))
+    trainer = BatchedTrainer(config, progress_bar=False)
+    obs = torch.rand(8, trainer.net.sizes["obs_size"])
+    with torch.no_grad():
+        theirs = model.policy.predict_values(obs).squeeze(-1)
+        assert torch.allclose(trainer.net.value(obs), theirs, atol=1e-6)
+
+
+def test_players_list_plays_every_table_size_and_evaluates_at_the_largest(tmp_path):
+    config = BatchedConfig("liars_dice_v0", players=[2, 4], num_games=12, rollout_steps=200, trunk=16, net_arch=[8],
+                           opponents=["random"], pool_fraction=0.3, eval_games=2, out=str(tmp_path / "r"))  # fmt: skip
+    trainer = BatchedTrainer(config, progress_bar=False)
+    assert trainer.sizes == [2, 4] and trainer.num_players == 4
+    seen = set()
+    for table in trainer.tables:
+        trainer._start(table)
+    for _ in range(3):
+        trainer.collect()
+        seen |= {t.env.num_players for t in trainer.tables}
+    assert seen == {2, 4}
+    trainer.steps = trainer.rollout.count
+    path = trainer.save()
+    meta = read_sidecar(path)
+    assert meta["table_sizes"] == [2, 4] and meta["num_players"] == 4
+    assert meta["evaluation"][0]["baseline"] == 0.25  # evaluated at 4 players
+    with pytest.raises(ValueError, match="no table size"):
+        BatchedTrainer(BatchedConfig("liars_dice_v0", players=[], out=str(tmp_path / "e")), progress_bar=False)
+
+
+def test_learning_rate_anneals_to_zero_and_the_kl_stop_ends_an_update_early(tmp_path):
+    config = BatchedConfig("spytails_v0", num_games=4, rollout_steps=128, minibatch_size=32, n_epochs=4, trunk=16,
+                           net_arch=[8], opponents=[], pool_fraction=0.0, learning_rate=1e-2, total_steps=1000,
+                           anneal_lr=True, out=str(tmp_path / "r"))  # fmt: skip
+    trainer = BatchedTrainer(config, progress_bar=False)
+    assert trainer.learning_rate() == pytest.approx(1e-2)
+    trainer.steps = 750
+    assert trainer.learning_rate() == pytest.approx(2.5e-3)
+    for table in trainer.tables:
+        trainer._start(table)
+    trainer.collect()
+    stats = trainer.update()
+    assert stats["learning_rate"] == pytest.approx(2.5e-3) and trainer.optimizer.param_groups[0]["lr"] == 2.5e-3
+    assert stats["epochs"] == 4  # no KL stop asked
+    trainer.config.target_kl = 1e-12
+    trainer.collect()
+    assert trainer.update()["epochs"] == 1  # the first epoch moved the policy past the target
+    trainer.steps = 2000
+    assert trainer.learning_rate() == 0.0
+
+
+def test_cli_options_for_annealing_and_the_kl_stop(tmp_path):
+    out = tmp_path / "run"
+    assert main(["selfplay", "liars_dice_v0", "--total-steps", "96", "--out", str(out), "--anneal-lr",
+                 "--target-kl", "0.02", *TINY]) == 0  # fmt: skip
+    config = json.loads((out / "config.json").read_text())
+    assert config["anneal_lr"] is True and config["target_kl"] == 0.02
+    rows = list(csv.DictReader((out / "progress.csv").open()))
+    assert float(rows[0]["learning_rate"]) == pytest.approx(3e-4) and int(rows[0]["epochs"]) == 1

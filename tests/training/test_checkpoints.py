@@ -1,4 +1,5 @@
-"""Checkpoints: save/load round trip, and clear errors for anything that would give a wrong policy."""
+"""Checkpoints in both formats (stable-baselines3's, ``bidbluff train``'s; ``ActorCritic``'s): save/load round
+trip, conversion, and clear errors for anything that would give a wrong policy."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 import agents
 import envs
 from agents.policy import CheckpointError, PolicyAgent, checkpoint_paths, read_sidecar, write_sidecar
-from training.train import TrainConfig, checkpoint_meta, make_vec_env, new_model
+from training.train import LiveActor, TrainConfig, checkpoint_meta, make_vec_env, new_model
 
 ENV = "liars_dice_v0"
 
@@ -44,7 +45,7 @@ def observations(n: int, seed: int = 0):
 
 def test_round_trip_gives_identical_actions(saved):
     path, model = saved
-    live = PolicyAgent(model, {"env": ENV})
+    live = PolicyAgent(LiveActor(model.policy), {"env": ENV})
     for spec in (str(path), str(path.with_suffix(".json")), str(path.with_suffix(""))):
         loaded = agents.make(spec, env_name=ENV)
         for obs in observations(40):
@@ -123,3 +124,63 @@ def test_truncated_or_corrupt_files_are_refused(saved, tmp_path):
         agents.load(zip_path)
     with pytest.raises(CheckpointError, match="does not exist"):
         agents.load(tmp_path / "nothing.zip")
+
+
+# -- the ActorCritic format and the converter ---------------------------------------------------------------
+def test_an_sb3_checkpoint_converts_and_plays_the_same(saved, tmp_path):
+    from training.convert import main as convert
+
+    path, _ = saved
+    new = tmp_path / "new.zip"
+    assert convert([str(path), str(new)]) == 0
+    meta = read_sidecar(new, ENV)
+    assert meta["network"] == {"class": "ActorCritic", "obs_size": meta["observation_shape"][0],
+                               "n_actions": meta["action_n"], "trunk": 0, "net_arch": [16]}  # fmt: skip
+    assert meta["converted_from"]["zip_sha256"] == read_sidecar(path)["zip_sha256"]
+    old, converted = agents.make(str(path)), agents.make(str(new))
+    for obs in observations(60, seed=2):
+        assert converted.act(obs, "player_0") == old.act(obs, "player_0")
+        assert np.allclose(converted.probabilities(obs), old.probabilities(obs), atol=1e-7)
+
+
+def test_the_old_batched_format_converts_with_its_adam_state(old_checkpoint, tmp_path):
+    import torch
+
+    from agents.policy import load_network
+    from training.convert import convert
+
+    path, model = old_checkpoint
+    new = convert(path, tmp_path / "new.zip")
+    net, meta, optimizer = load_network(new, ENV)
+    assert meta["network"]["trunk"] == 32 and meta["trainer"] == "batched" and "league" in meta
+    ours = torch.optim.Adam(net.parameters())
+    ours.load_state_dict(optimizer)  # Adam's state maps one to one: the layers are in stable-baselines3's order
+    theirs = model.policy.optimizer.state_dict()["state"]
+    assert all(torch.equal(ours.state_dict()["state"][i]["exp_avg"], theirs[i]["exp_avg"]) for i in theirs)
+    obs = torch.rand(16, net.sizes["obs_size"])
+    with torch.no_grad():
+        assert torch.allclose(net.value(obs), model.policy.predict_values(obs).squeeze(-1), atol=1e-6)
+
+
+def test_a_bad_new_format_file_is_refused(tmp_path):
+    from training.convert import main as convert
+
+    source = agents.shipped_path(ENV)
+    zip_path, sidecar = copy_checkpoint(source, tmp_path)
+    zip_path.write_bytes(b"not a torch file")
+    write_sidecar(zip_path, {k: v for k, v in json.loads(sidecar.read_text()).items()
+                             if k not in ("zip_bytes", "zip_sha256", "format", "format_version")})  # fmt: skip
+    with pytest.raises(CheckpointError, match="holds no network of the sidecar's shape"):
+        agents.load(zip_path)
+    with pytest.raises(SystemExit):
+        convert([str(zip_path), str(tmp_path / "x.zip")])
+    assert not (tmp_path / "x.zip").exists()
+
+
+def test_an_sb3_save_that_is_no_actor_critic_names_the_converter(saved, tmp_path):
+    zip_path, sidecar = copy_checkpoint(saved[0], tmp_path)
+    zip_path.write_bytes(b"PK garbage")
+    write_sidecar(zip_path, {k: v for k, v in json.loads(sidecar.read_text()).items()
+                             if k not in ("zip_bytes", "zip_sha256", "format", "format_version")})  # fmt: skip
+    with pytest.raises(CheckpointError, match=r"stable-baselines3 MaskablePPO save .*python -m training.convert"):
+        agents.load(zip_path)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import envs
-from training.gym_env import OpponentPool, SingleAgentView
+from training.gym_env import SingleAgentView
 
 
 @pytest.mark.parametrize("env_name", envs.ENVS)
@@ -51,12 +51,7 @@ def test_reward_is_the_learners_final_reward():
         assert total == scores[info["learner_seat"]]  # liars_dice "win" rewards are the payoffs
 
 
-def test_pool_weights_and_errors():
-    rng = np.random.default_rng(0)
-    pool = OpponentPool(["a", "b"], weights=[0.0, 1.0])
-    assert {pool.sample(rng) for _ in range(20)} == {"b"}
-    with pytest.raises(ValueError, match="empty"):
-        OpponentPool([]).sample(rng)
+def test_a_bad_learner_seat_is_refused():
     with pytest.raises(ValueError, match="learner_seat"):
         SingleAgentView("liars_dice_v0", ["random"], learner_seat=5)
 
@@ -64,7 +59,18 @@ def test_pool_weights_and_errors():
 def test_opponents_that_need_the_env_are_bound():
     view = SingleAgentView("liars_dice_v0", ["ismcts:4"], num_players=2, seed=1)
     view.reset()
-    assert view.pool.agents[0].env is view.aec
+    assert view.league.player("baseline:ismcts:4").env is view.aec
+
+
+def test_the_league_hears_every_episode():
+    view = SingleAgentView("liars_dice_v0", ["random"], num_players=2, seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        view.reset()
+        done = False
+        while not done:
+            _, _, done, _, _ = view.step(int(rng.choice(np.flatnonzero(view.action_masks()))))
+    assert view.league.results["baseline:random"][1] == 3
 
 
 def test_a_looping_episode_is_truncated():
