@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test test-slow lint bench clean
+.PHONY: setup run test test-slow lint bench serve clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ bench: $(STAMP)  ## speed: envs against peer envs, then training throughput (see
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[bench]"
 	$(BIN)/python bench/bench_envs.py
 	$(BIN)/python bench/bench_training.py
+
+serve: $(STAMP)  ## the browser table on http://127.0.0.1:8000/ (installs the web extra first)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[web]"
+	$(BIN)/bidbluff serve
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache

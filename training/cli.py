@@ -301,6 +301,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- serve ------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from arena.web.app import serve
+    except ImportError as missing:
+        raise SystemExit(f"bidbluff serve needs the web extra: pip install -e '.[web]' ({missing})") from None
+    serve(args.host, args.port, args.records)
+    return 0
+
+
 # -- the parser ------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bidbluff", description=__doc__)
@@ -357,6 +367,15 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--all", action="store_true", help="show everything, every hidden card and die")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
     replay.set_defaults(run=cmd_replay)
+
+    serve = sub.add_parser("serve", help="the browser table: play any game against agents, replay game records",
+                           description="A local web page: pick the game, options, table size, your seat and the "
+                           "opponents, play from your seat, replay finished games step by step.")  # fmt: skip
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    serve.add_argument("--records", default="records", metavar="DIR",
+                       help="where finished games are saved as JSON records (default ./records)")  # fmt: skip
+    serve.set_defaults(run=cmd_serve)
 
     from training.train import TrainConfig
 

@@ -1,0 +1,48 @@
+"""Liar's dice on the page: every cup (faces of others hidden until the call), the bets, the call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.web.views.common import Option
+from arena.web.views.dice import DICE_GLOSSARY, bids, call_words, cup, outcome
+from envs.core.codec import Action
+from envs.liars_dice.game import PRESETS, BettingGameState
+from envs.lying_pirates.dice import DIE_NAMES, SPECIALS
+
+TITLE = "Liar's dice"
+OPTIONS = (
+    Option("dice", "int", 5, (1, 5), "crew dice per cup"),
+    Option("specials", "multi", [], tuple(DIE_NAMES[k] for k in SPECIALS), "special dice dealt to random seats"),
+    Option("preset", "choice", "lying_pirates", tuple(PRESETS), "lying_pirates: 1s wild, exactly calls; "
+           "classic: OpenSpiel's rules"),
+)  # fmt: skip
+HIDDEN_KINDS: dict[str, str] = {}  # every bet and call is said aloud
+GLOSSARY = {
+    "dice": DICE_GLOSSARY,
+    "calls": {"liar": "Liar!: the last bet is false; if it holds, the caller loses, else the bettor does",
+              "exact": "exactly: the count is exactly this bet; right, the caller wins, wrong, the caller loses"},
+}  # fmt: skip
+
+
+def board(state: BettingGameState, seat: int | None) -> dict[str, Any]:
+    r = state.round
+    over = r.outcome is not None
+    return {
+        "status": f"{state.num_players} captains, {r.dice_in_play} dice in play",
+        "decision": "" if over else f"P{r.current} to bet or call",
+        "wild": r.rules.wild,
+        "faces": list(r.rules.faces),
+        "cups": [{"seat": s, "dice": cup(dice, seat is None or seat == s or over)} for s, dice in r.cups.items()],
+        "bids": bids(r),
+        "outcome": outcome(r),
+    }
+
+
+def target(action: Action, seat: int) -> str | None:
+    return None  # bets are picked from the bet grid
+
+
+def words(kind: str, text: str) -> str:
+    """A move as the log says it."""
+    return call_words(kind, text)

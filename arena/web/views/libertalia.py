@@ -1,0 +1,91 @@
+"""Libertalia on the page: the ship, the six days' booty, every den and pile, the seat's own hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.core.codec import Action
+from envs.libertalia.content import (
+    ABILITY_TEXT,
+    BOOTY_NAMES,
+    BOOTY_VALUE,
+    CAMPAIGNS,
+    CHARACTERS,
+    COLOURS,
+    DAYS,
+    MAP_SET_VALUE,
+    NUM_RANKS,
+)
+from envs.libertalia.rules import OVER, LibertaliaState
+
+TITLE = "Libertalia"
+OPTIONS = ()
+HIDDEN_KINDS = {"play": "puts a character face down", "surgeon": "takes a discarded character back, unseen"}
+_BOOTY_TEXT = {
+    "map": f"a set of three maps scores {MAP_SET_VALUE}",
+    "sabre": "take at dusk: discard a character from a neighbour's den",
+    "officer": "Spanish officer: the character that takes it is discarded",
+}
+GLOSSARY = {
+    "characters": {str(r): {"name": CHARACTERS[r], "text": ABILITY_TEXT[r]} for r in range(1, NUM_RANKS + 1)},
+    "booty": [{"name": name, "text": _BOOTY_TEXT.get(name, f"worth {BOOTY_VALUE[t]} at the end of a campaign")}
+              for t, name in enumerate(BOOTY_NAMES)],
+    "colours": list(COLOURS),
+}
+
+
+def board(state: LibertaliaState, seat: int | None) -> dict[str, Any]:
+    n = state.num_players
+    decision = ""
+    if state.pending:
+        kind, who = state.pending
+        decision = f"P{who} ({COLOURS[who]}) to decide: {kind}"
+    seats = []
+    for s in range(n):
+        own = seat is None or seat == s
+        seats.append({
+            "seat": s,
+            "colour": COLOURS[s],
+            "doubloons": state.doubloons[s],
+            "score": state.score[s],
+            "den": list(state.dens[s]),
+            "den_booty": list(state.den_booty[s]),
+            "has_chosen": bool(state.chosen and state.chosen[s]),
+            "hand": list(state.hands[s]) if own else None,
+            "may_hold": None if own else state.possible_hand(s),
+            "unseen": 0 if own else state.hidden_count(s),
+            "discard": list(state.discards[s]) if own else sorted(state.known_discard(s)),  # its order is unknown
+            "chosen": state.chosen[s] if own and state.chosen and state.chosen[s] else 0,
+        })  # fmt: skip
+    return {
+        "status": f"campaign {state.campaign + 1}/{CAMPAIGNS}, day {min(state.day, DAYS - 1) + 1}/{DAYS}, "
+        f"{state.phase}",
+        "decision": decision,
+        "over": state.phase == OVER,
+        "ship": [{"seat": s, "rank": r} for s, r in state.ship],
+        "days": [{"day": d + 1, "today": d == state.day, "booty": list(state.booty_days[d])}
+                 for d in range(state.day, DAYS)],
+        "seats": seats,
+    }
+
+
+def target(action: Action, seat: int) -> str | None:
+    kind = action[0]
+    if kind in ("play", "parrot"):
+        return f"hand-{action[1]}"
+    if kind == "recruit":
+        return f"den-{seat}-{action[1]}"
+    if kind == "surgeon":
+        return f"discard-{seat}-{action[1]}"
+    if kind == "booty":
+        return f"today-{action[1]}"
+    if kind == "keep":
+        return f"denbooty-{seat}-{action[1]}"
+    if kind in ("gunner", "sabre"):
+        return f"den-{action[1]}-{action[2]}"
+    return None  # the Merchant's trades: buttons
+
+
+def words(kind: str, text: str) -> str:
+    """A move as the log says it."""
+    return text

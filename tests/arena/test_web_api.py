@@ -1,0 +1,130 @@
+"""The browser table's JSON API through Starlette's TestClient (no browser, no socket)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip install -e '.[e2e]')")
+
+from starlette.testclient import TestClient
+
+import envs
+from arena.web.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "records")) as c:
+        c.records = tmp_path / "records"
+        yield c
+
+
+def finish(client: TestClient, view: dict, seed: int = 0) -> dict:
+    rng = random.Random(seed)
+    while not view["over"]:
+        response = client.post(f"/api/tables/{view['id']}/move", json={"action": rng.choice(view["moves"])["id"]})
+        assert response.status_code == 200, response.text
+        view = response.json()
+    return view
+
+
+def test_the_page_and_its_assets_come_from_the_package(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "bidbluff table" in page.text
+    for asset in ("app.js", "boards.js", "style.css"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    assert "http" not in page.text.replace("http-equiv", "")  # nothing from another host
+
+
+def test_games_list_every_env_with_its_form(client: TestClient) -> None:
+    games = {g["env"]: g for g in client.get("/api/games").json()}
+    assert list(games) == list(envs.ENVS)
+    pirates = games["lying_pirates_v0"]
+    assert {o["name"] for o in pirates["options"]} == set(envs.game("lying_pirates_v0").setup_options())
+    assert {o["name"] for o in games["liars_dice_v0"]["options"]} == set(envs.game("liars_dice_v0").setup_options())
+    assert {"heuristic", "ismcts", "random"} <= set(pirates["opponents"])
+    assert pirates["glossary"]["tiles"][0]["name"] == "Start/End"
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"env": "chess_v0"}, "unknown game 'chess_v0'"),
+    ({"env": "liars_dice_v0", "num_players": 7}, "is for 2-6 players"),
+    ({"env": "liars_dice_v0", "seat": 4, "num_players": 2}, "seats of a 2-player table are 0-1"),
+    ({"env": "liars_dice_v0", "seat": "left"}, "seat must be a whole number"),
+    ({"env": "liars_dice_v0", "options": {"dice": 9}}, "dice must be 1..5"),
+    ({"env": "liars_dice_v0", "options": {"sails": 2}}, "has no option sails"),
+    ({"env": "liars_dice_v0", "opponents": ["grandmaster"]}, "unknown agent 'grandmaster'"),
+    ({"env": "liars_dice_v0", "opponents": "runs/none/final.zip"}, "runs/none/final.zip"),
+])  # fmt: skip
+def test_bad_tables_are_refused_in_words(client: TestClient, body: dict, said: str) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert said in response.json()["error"]
+
+
+def test_a_game_through_the_api_refuses_illegal_moves_and_saves_its_record(client: TestClient) -> None:
+    body = {"env": "liars_dice_v0", "num_players": 3, "seat": 1, "seed": 5, "opponents": ["heuristic", "random"],
+            "options": {"dice": 2, "preset": "lying_pirates"}}  # fmt: skip
+    view = client.post("/api/tables", json=body).json()
+    assert view["labels"] == ["heuristic", "you", "random"] and view["options"] == {"dice": 2}
+    assert view["to_act"] == 1 and view["moves"]
+    assert client.get(f"/api/tables/{view['id']}/record").status_code == 409
+    legal = {m["id"] for m in view["moves"]}
+    illegal = next(a for a in range(409) if a not in legal)
+    refused = client.post(f"/api/tables/{view['id']}/move", json={"action": illegal})
+    assert refused.status_code == 400 and "is not legal here" in refused.json()["error"]
+    assert client.post(f"/api/tables/{view['id']}/move", json={"move": 1}).status_code == 400
+    not_json = client.post(f"/api/tables/{view['id']}/move", content=b"not json")
+    assert not_json.json()["error"] == "the request body is not JSON"
+    assert client.get(f"/api/tables/{view['id']}").json()["log"] == view["log"]
+    view = finish(client, view)
+    assert view["scores"] is not None and view["board"]["outcome"]
+    record = client.get(f"/api/tables/{view['id']}/record")
+    assert "attachment" in record.headers["content-disposition"]
+    saved = client.get("/api/records").json()
+    assert [s["name"] for s in saved] == [json.loads(record.text) and p.name for p in client.records.glob("*.json")]
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+def test_replays_open_from_a_record_a_path_or_the_saved_list(client: TestClient, tmp_path) -> None:
+    view = finish(client, client.post("/api/tables", json={"env": "libertalia_v0", "num_players": 2,
+                                                           "opponents": ["random"], "seed": 1}).json())  # fmt: skip
+    record = client.get(f"/api/tables/{view['id']}/record").json()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    name = client.get("/api/records").json()[0]["name"]
+    for body in ({"record": record}, {"path": str(path)}, {"saved": name}):
+        replay = client.post("/api/replays", json=body).json()
+        assert replay["step"] == 0 and replay["steps"] == len(record["actions"]) and replay["viewer"] is None
+    step = client.get(f"/api/replays/{replay['id']}", params={"step": 5, "view": 1}).json()
+    assert step["step"] == 5 and step["viewer"] == 1 and step["board"]["seats"][0]["hand"] is None
+    last = client.get(f"/api/replays/{replay['id']}", params={"step": replay["steps"]}).json()
+    assert last["scores"] == record["scores"]
+    assert "steps 0-" in client.get(f"/api/replays/{replay['id']}", params={"step": 10_000}).json()["error"]
+    assert client.get("/api/replays/nope").status_code == 404
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({}, "send a record"),
+    ({"path": "/no/such/record.json"}, "no record file at /no/such/record.json"),
+    ({"record": {"format": 1, "env": "libertalia_v9"}}, "this build registers libertalia_v0"),
+    ({"saved": "../../etc/passwd"}, "no record file at"),
+])  # fmt: skip
+def test_bad_records_are_refused_in_words(client: TestClient, body: dict, said: str) -> None:
+    response = client.post("/api/replays", json=body)
+    assert response.status_code == 400
+    assert said in response.json()["error"]
+
+
+def test_a_record_that_does_not_replay_is_refused(client: TestClient, tmp_path) -> None:
+    bad = {"format": 1, "env": "liars_dice_v0", "num_players": 2, "env_options": {}, "seed": 0,
+           "actions": [[1, 0]], "scores": [0, 0]}  # fmt: skip
+    response = client.post("/api/replays", json={"record": bad})
+    assert response.status_code == 400 and "seat 0 is to act" in response.json()["error"]
+    text = tmp_path / "not.json"
+    text.write_text("hello")
+    assert "not a game record" in client.post("/api/replays", json={"path": str(text)}).json()["error"]

@@ -1,0 +1,181 @@
+"""The browser table's boards and tables without a server: what a seat sees, the log, moves, records."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import envs
+from arena import records
+from arena.web.tables import RefusedMoveError, Replay, Table, moves_for
+from arena.web.views import VIEWS, view_of
+
+# one small table of every env, and the option tables whose hidden information differs
+TABLES = [
+    ("libertalia_v0", 3, {}),
+    ("liars_dice_v0", 3, {"dice": 2}),
+    ("liars_dice_v0", 2, {"specials": ["Pirate King", "Cursed"]}),
+    ("lying_pirates_v0", 2, {}),
+    ("lying_pirates_v0", 3, dict(expansion="cities_of_greed", abilities="dealt", merchant_ships=True, draft=True)),
+    ("spytails_v0", 3, {}),
+    ("spytails_v0", 4, {"forecast_mode": "simultaneous", "mode": "partnership"}),
+]
+
+
+def positions(env_name: str, n: int, options: dict, seed: int, every: int = 3):
+    """Positions of a random game, every ``every``-th one, and the last."""
+    env = envs.make(env_name, num_players=n, raw=True, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    k = 0
+    while not env.game_state.is_terminal():
+        if k % every == 0:
+            yield env
+        env.step(int(rng.choice(env.legal_action_ids())))
+        k += 1
+    yield env
+
+
+@pytest.mark.parametrize(("env_name", "n", "options"), TABLES)
+def test_a_board_shows_only_what_the_seat_knows(env_name: str, n: int, options: dict) -> None:
+    """Redrawing everything a seat cannot see (``resample_hidden``) leaves its board as it was."""
+    view = view_of(env_name)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for env in positions(env_name, n, options, seed=3):
+        state = env.game_state
+        for seat in range(n):
+            board = view.board(state, seat)
+            json.dumps(board)
+            for _ in range(2):
+                assert view.board(state.resample_hidden(seat, rng), seat) == board
+            checked += 1
+    assert checked > n
+
+
+def test_the_boards_would_see_a_leak() -> None:
+    """The check above has teeth: the everything-board of a live Liar's dice round changes on a redraw."""
+    env = next(positions("liars_dice_v0", 3, {}, seed=0))
+    state = env.game_state
+    again = state.resample_hidden(0, np.random.default_rng(5))
+    assert view_of("liars_dice_v0").board(again, None) != view_of("liars_dice_v0").board(state, None)
+    own = view_of("liars_dice_v0").board(state, 0)["cups"]
+    assert all(d["face"] is not None for d in own[0]["dice"])
+    assert all(d["face"] is None for cup in own[1:] for d in cup["dice"])
+
+
+@pytest.mark.parametrize(("env_name", "n", "options"), TABLES)
+def test_moves_come_from_the_mask_and_name_distinct_board_pieces(env_name: str, n: int, options: dict) -> None:
+    for env in positions(env_name, n, options, seed=2, every=5):
+        if env.game_state.is_terminal():
+            break
+        moves = moves_for(env, env_name)
+        assert [m["id"] for m in moves] == env.legal_action_ids()
+        targets = [m["target"] for m in moves if m["target"]]
+        assert len(targets) == len(set(targets))
+
+
+def test_every_glossary_names_its_pieces() -> None:
+    from arena.web.views import libertalia, lying_pirates, spytails
+
+    assert len(libertalia.GLOSSARY["characters"]) == 30
+    assert "pay 3" in libertalia.GLOSSARY["characters"]["15"]["text"]  # the Gunner
+    gunner = lying_pirates.GLOSSARY["tiles"][12]["text"]  # Duel
+    assert gunner.startswith("uncharted waters: roll the Treasure die") and "take up to 2 coins from a target" in gunner
+    assert lying_pirates.GLOSSARY["cards"][10]["text"].endswith("cancels an attack card that targets you")
+    assert "sails 1 tile back" in lying_pirates.GLOSSARY["cards"][1]["text"]  # Crosswind
+    assert spytails.GLOSSARY["cards"][52]["text"].startswith("Alpha Strike: no suit")
+    assert "the trump suit" in spytails.GLOSSARY["cards"][3 * 13 + 5]["text"]
+    for module in VIEWS.values():
+        json.dumps(module.GLOSSARY)
+        json.dumps([o.to_dict() for o in module.OPTIONS])
+
+
+def play_out(table: Table, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while not table.over:
+        table.play(rng.choice(table.view()["moves"])["id"])
+
+
+@pytest.mark.parametrize("env_name", envs.ENVS)
+def test_a_table_plays_to_the_end_and_saves_a_record_that_replays(env_name: str, tmp_path) -> None:
+    table = Table(env_name, 2, seat=1, opponents=["random"], seed=4, records_dir=tmp_path)
+    assert table.view()["to_act"] == 1
+    play_out(table)
+    view = table.view()
+    assert view["over"] and view["moves"] == [] and view["result"]
+    saved = list(tmp_path.glob(f"{env_name}-*.json"))
+    assert len(saved) == 1 and view["saved"] == str(saved[0])
+    record = records.load(saved[0])
+    assert record["agents"] == ["random", "human"] and record["seed"] == 4
+    replay = Replay(record)
+    assert replay.steps == len(record["actions"])
+    last = replay.view(replay.steps, None)
+    assert last["scores"] == record["scores"] and last["next"] is None
+    assert replay.view(0, 1)["next"].startswith("P")
+    assert last["log"] == replay.history.log(None)
+
+
+def test_the_table_refuses_moves_with_reasons() -> None:
+    table = Table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 1})
+    legal = [m["id"] for m in table.view()["moves"]]
+    illegal = next(a for a in range(409) if a not in legal)
+    with pytest.raises(RefusedMoveError, match="is not legal here; legal now: bid 1x2"):
+        table.play(illegal)
+    with pytest.raises(RefusedMoveError, match="not legal here"):
+        table.play(10_000)
+    with pytest.raises(RefusedMoveError, match="a whole number"):
+        table.play("bid 1x2")
+    assert table.history.moves == []
+    play_out(table)
+    with pytest.raises(RefusedMoveError, match="the game is over"):
+        table.play(legal[0])
+
+
+def test_bad_set_ups_are_refused_in_words() -> None:
+    with pytest.raises(ValueError, match="seats of a 2-player table are 0-1"):
+        Table("liars_dice_v0", 2, seat=2)
+    with pytest.raises(ValueError, match="is for 2-6 players, not 9"):
+        Table("liars_dice_v0", 9)
+    with pytest.raises(ValueError, match="no option"):
+        Table("liars_dice_v0", 2, options={"sails": 3})
+    with pytest.raises(ValueError, match="unknown agent"):
+        Table("liars_dice_v0", 2, opponents=["grandmaster"])
+
+
+def test_the_log_says_public_calls_and_hides_secret_choices() -> None:
+    record = {"format": 1, "env": "liars_dice_v0", "num_players": 2, "env_options": {"dice": 1}, "seed": 0,
+              "agents": ["a", "b"], "actions": [[0, 1], [1, 408]], "scores": [], "truncated": False}  # fmt: skip
+    env = records.make_env(record)
+    for _, action in record["actions"]:
+        env.step(action)
+    record["scores"] = [float(s) for s in env.game_state.scores()]
+    log = Replay(record).view(2, 0)["log"]
+    assert [line["text"] for line in log if line["kind"] == "move"] == ["bid 1x2", "calls Liar!"]
+    # Libertalia: a character put face down at sunrise is a secret to the others, not to its owner
+    table = Table("libertalia_v0", 3, seat=0, opponents=["random"], seed=2)
+    first = table.history.moves
+    table.play(table.view()["moves"][0]["id"])
+    played = [m for m in table.history.moves if m.kind == "play"]
+    assert played and all(0 not in m.hidden_from for m in played if m.seat == 0)
+    hidden = [m for m in played if m.seat != 0 and 0 in m.hidden_from]
+    assert hidden, "an opponent's sunrise card before the reveal is hidden from P0"
+    texts = [line["text"] for line in table.history.log(0) if line["kind"] == "move"]
+    assert "puts a character face down" in texts
+    assert first is table.history.moves
+
+
+def test_a_replay_checks_its_steps_and_seats() -> None:
+    table = Table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=3, options={"dice": 1})
+    play_out(table)
+    replay = Replay(table.record)
+    with pytest.raises(ValueError, match="this record has steps 0-"):
+        replay.view(replay.steps + 1, None)
+    with pytest.raises(ValueError, match="the record has seats 0-1"):
+        replay.view(0, 5)
+    hidden = replay.view(0, 1)["board"]["cups"][0]["dice"]
+    assert hidden[0]["face"] is None
+    assert replay.view(0, None)["board"]["cups"][0]["dice"][0]["face"] is not None
