@@ -105,6 +105,8 @@ def write_atomic(path: Path, write: Callable[[Path], Any]) -> Path:
     try:
         write(tmp)
         tmp.replace(path)
+    except OSError as bad:  # named by the file meant, not the temporary one
+        raise OSError(bad.errno, bad.strerror or str(bad), str(path)) from bad
     finally:
         tmp.unlink(missing_ok=True)
     return path
