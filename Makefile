@@ -24,10 +24,10 @@ run: $(STAMP)  ## the main job: a short self-play run on the default game, then 
 
 test: $(STAMP)  ## lint + the default test suite (slow tests excluded)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 -rs
 
 test-slow: $(STAMP)  ## the slow suite: long random-play fuzz
-	$(BIN)/python -m pytest -q -n 2 -m slow
+	$(BIN)/python -m pytest -q -n 2 -rs -m slow
 
 bench: $(STAMP)  ## speed: envs against peer envs, then training throughput (see bench/README.md)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[bench]"

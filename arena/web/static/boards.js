@@ -86,7 +86,7 @@ const Boards = (() => {
       const mine = s.hand !== null;
       const hand = mine
         ? `<div class="pile"><span class="label">hand</span>${s.hand.map((r) => character(r, s.seat, ctx, `hand-${r}`)).join("") || "-"}</div>`
-        : `<div class="pile"><span class="label">may hold</span><span class="small">${s.may_hold.join(", ") || "-"}${s.unseen ? ` (+${s.unseen} unseen)` : ""}</span></div>`;
+        : `<div class="pile"><span class="label">may hold</span><span class="small" title="${esc(s.may_hold.map((r) => `${r} ${ctx.glossary.characters[String(r)].name}`).join(", "))}">${s.may_hold.join(", ") || "-"}${s.unseen ? ` (+${s.unseen} unseen)` : ""}</span></div>`;
       return `<div class="seat ${s.seat === ctx.seat ? "own" : ""}" style="--seat:${SEAT_COLOURS[s.seat]}">
         <div class="who">${seatName(ctx, s.seat)} — ${esc(s.colour)} <span class="stat">doubloons ${s.doubloons}</span>
           <span class="stat">score ${s.score}</span>${s.has_chosen ? " <span class=\"stat\">has chosen</span>" : ""}</div>
@@ -168,6 +168,10 @@ const Boards = (() => {
     if (b.rolls) {
       dice.push(`<div class="rolled"><span class="label">battle rolls</span>${b.rolls.rolling.map((c) =>
         `<span class="battle">${esc(cname(c))}: ${b.rolls.rolls[c] >= 0 ? b.rolls.rolls[c] : "…"}${b.rolls.crew ? ` (crew ${b.rolls.crew[c]})` : ""}</span>`).join(" ")}</div>`);
+    }
+    if (b.encounter) {
+      dice.push(`<div class="rolled"><span class="label">${esc(b.encounter.ship)} ship met</span>
+        ${b.encounter.roll >= 0 ? `<span class="battle">battle die ${b.encounter.roll}</span>` : ""}</div>`);
     }
     if (b.reroll) dice.push(`<div class="rolled"><span class="label">reroll?</span> the ${esc(b.reroll.die)} die</div>`);
     const captains = b.captains.map((c) => {

@@ -176,6 +176,7 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
         "hands": [{"captain": c, "cards": list(state.hands[c]),
                    "influence": list(x["influence"][c]) if x is not None and x.get("influence") is not None else []}
                   for c in own],
+        "encounter": dict(x["encounter"]) if x is not None and x.get("encounter") else None,
         "variants": list(x["options"]["variants"]) if x is not None else [],
         "winners": list(state.winners),
     }
