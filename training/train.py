@@ -15,7 +15,16 @@ Run layout (``--out``, default ``runs/<env>``)::
     tb/                          TensorBoard events, when tensorboard is installed
 
 ``--resume`` continues an interrupted run from its newest intact checkpoint
-(weights, optimizer state and step count as saved) up to ``--total-steps``.
+(weights, optimizer state and step count as saved) up to ``--total-steps``;
+``progress.csv`` and ``eval.csv`` are cut back to that checkpoint's step and
+the ``seconds`` column carries on.  SIGINT or SIGTERM ends a run at its next
+step with a checkpoint and ``final.zip`` (``StopSignals``, ``RunInterruptedError``;
+the command line then exits 130).  Checkpoints are written whole or not at all
+(``agents.policy.write_checkpoint``).  Opponents come from a league of the
+``--opponents`` agents (``training.league``), drawn uniformly.
+
+This trainer saves stable-baselines3 ``MaskablePPO`` zips (the older checkpoint
+format; ``agents.load`` plays them, ``training.convert`` rewrites them).
 """
 
 from __future__ import annotations
