@@ -87,9 +87,13 @@ from collections.abc import Iterable
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind, layout
+from envs.lying_pirates.cities import Cargo, Influence
 from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, CITY_TILES, INFLUENCE, TILES, TOWNS, VARIANTS
 from envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
-from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS, LyingPiratesState
+from envs.lying_pirates.merchants import Encounter
+from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS
+from envs.lying_pirates.state import LyingPiratesState
+from envs.lying_pirates.variant_cards import KeepOne
 
 MAX_CAPTAINS = 6
 MAX_QUANTITY = 60
@@ -281,12 +285,14 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
     lap = state.lap
     result = state.result or {}
     battle = state.battle
+    final = state.final
+    placing = state.placing
     reveal = state.reveal["cups"] if state.reveal else {}
     holder = state.crews.holder
     if battle:
-        rolls, rolling = battle["rolls"], battle["rolling"]
-    elif state.final:
-        rolls, rolling = state.final["rolls"], state.final["rolling"]
+        rolls, rolling = battle.rolls, battle.rolling
+    elif final:
+        rolls, rolling = final.rolls, final.rolling
     else:
         rolls, rolling = [], []
     for rel in range(c_n):
@@ -306,8 +312,8 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
             _count(at, val, base + _KNOWN, hand, 3)
         else:
             _count_row(at, val, base + _KNOWN, state.known[seat][c], 3)
-        if state.placing is not None and c < state.num_players:
-            _count(at, val, base + _TILES, [_WATER[ALL_TILES[t].water] for t in state.placing["tiles"][c]], 9)
+        if placing is not None and c < state.num_players:
+            _count(at, val, base + _TILES, [_WATER[ALL_TILES[t].water] for t in placing.tiles[c]], 9)
         if c in state.excluded:
             ones.append(base + _EXCLUDED)
         if c in state.next_excluded:
@@ -325,9 +331,9 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
         cup = reveal.get(str(c))
         if cup:
             _cup_faces(ones, at, val, base + _REVEAL, base + _REVEAL_SPECIALS, cup)
-        if state.final:
+        if final:
             at.append(base + _FINAL_CREW)
-            val.append(min(state.final["crew"][c] / 20, 1.0))
+            val.append(min(final.crew[c] / 20, 1.0))
     for i, d in enumerate(SPECIALS):
         c = holder[int(d)]
         if c >= 0:
@@ -353,20 +359,22 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
         ones.append(g + SHARED_AT["phase"] + 4)
     if state.pending and state.pending[0] in _DECISION_INDEX:  # the options' decisions: in their own block
         ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
-    if state.reroll and state.reroll["die"] in _REROLL_DIE:
-        ones.append(g + SHARED_AT["reroll_die"] + _REROLL_DIE[state.reroll["die"]])
-    if state.effect:
-        if state.effect["card"] >= 0:
-            ones.append(g + SHARED_AT["card"] + state.effect["card"])
-        elif state.effect["source"] == "tile":
+    reroll = state.reroll
+    if reroll and reroll.die in _REROLL_DIE:
+        ones.append(g + SHARED_AT["reroll_die"] + _REROLL_DIE[reroll.die])
+    effect = state.effect
+    if effect:
+        if effect.card >= 0:
+            ones.append(g + SHARED_AT["card"] + effect.card)
+        elif effect.source == "tile":
             tile = state.slots[state.position(state.resolver)]
             if tile < BASE_TILES:
                 ones.append(g + SHARED_AT["tile"] + tile)
     if state.sail_die:
         ones.append(g + SHARED_AT["sail_die"] + state.sail_die - 1)
     if state.pt:
-        ones += (g + SHARED_AT["pt"] + (0 if state.pt["die"] == "P" else 1),
-                 g + SHARED_AT["pt"] + (2 if state.pt["face"] == "O" else 3))  # fmt: skip
+        ones += (g + SHARED_AT["pt"] + (0 if state.pt.die == "P" else 1),
+                 g + SHARED_AT["pt"] + (2 if state.pt.face == "O" else 3))  # fmt: skip
     if state.direction > 0:
         ones.append(g + SHARED_AT["direction"])
     first = g + SHARED_AT["map"]
@@ -375,11 +383,12 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
     _count(at, val, g + SHARED_AT["discard"], state.discard, 5)
     at.append(g + SHARED_AT["deck"])
     val.append(min(len(state.deck) / 83, 1.0))
-    if state.draft is not None and seat < state.num_players:
-        _count(at, val, g + SHARED_AT["picks"], state.draft["picked"][seat], 3)
-    if state.placing is not None and seat < state.num_players:
+    draft = state.draft
+    if draft is not None and seat < state.num_players:
+        _count(at, val, g + SHARED_AT["picks"], draft.picked[seat], 3)
+    if placing is not None and seat < state.num_players:
         first = g + SHARED_AT["own_tiles"]
-        ones += [first + t for t in state.placing["tiles"][seat] if t < BASE_TILES]
+        ones += [first + t for t in placing.tiles[seat] if t < BASE_TILES]
     at.append(g + SHARED_AT["round"])
     val.append(min(state.round_no / 30, 1.0))
     out[ones] = 1.0
@@ -462,26 +471,29 @@ def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
         ones += [at + a for a in range(len(CAPTAINS)) if a not in x["captain"]]
     if x["merchant"] >= 0:
         ones += (g + EXT_SHARED_AT["merchant"] + x["merchant"], g + EXT_SHARED_AT["navy"] + x["navy"])
-    enc = x["encounter"]
+    enc = state.find(Encounter)
     if enc:
-        ones.append(g + EXT_SHARED_AT["encounter"] + (0 if enc["ship"] == "merchant" else 1))
-        if enc["roll"] >= 0:
-            ones.append(g + EXT_SHARED_AT["encounter_roll"] + enc["roll"])
-    if state.reroll and state.reroll["die"] == "encounter":
+        ones.append(g + EXT_SHARED_AT["encounter"] + (0 if enc.ship == "merchant" else 1))
+        if enc.roll >= 0:
+            ones.append(g + EXT_SHARED_AT["encounter_roll"] + enc.roll)
+    reroll = state.reroll
+    if reroll and reroll.die == "encounter":
         ones.append(g + EXT_SHARED_AT["reroll_encounter"])
     at = g + EXT_SHARED_AT["map_new"]
     ones += [at + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots) if t >= BASE_TILES]
-    if state.effect and state.effect["source"] == "tile":
+    effect = state.effect
+    if effect and effect.source == "tile":
         tile = state.slots[state.position(state.resolver)]
         if tile >= BASE_TILES:
             ones.append(g + EXT_SHARED_AT["tile_new"] + tile - BASE_TILES)
-    if state.placing is not None and seat < state.num_players:
+    placing = state.placing
+    if placing is not None and seat < state.num_players:
         at = g + EXT_SHARED_AT["own_tiles_new"]
-        ones += [at + t - BASE_TILES for t in state.placing["tiles"][seat] if t >= BASE_TILES]
-    drawn = x.get("drawn")
-    if drawn and drawn["seat"] == seat:  # only the drawer sees the two cards
-        at = g + EXT_SHARED_AT["drawn_cards" if drawn["what"] == "card" else "drawn_influence"]
-        for k in drawn["cards"]:
+        ones += [at + t - BASE_TILES for t in placing.tiles[seat] if t >= BASE_TILES]
+    drawn = state.find(KeepOne)
+    if drawn and drawn.seat == seat:  # only the drawer sees the two cards
+        at = g + EXT_SHARED_AT["drawn_cards" if drawn.what == "card" else "drawn_influence"]
+        for k in drawn.cards:
             out[at + k] += 0.5
     if cities:
         at = g + EXT_SHARED_AT["towns"]
@@ -493,16 +505,17 @@ def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
         for k in x["influence_discard"]:
             out[at + k] += 1 / 3
         out[g + EXT_SHARED_AT["influence_deck"]] = len(x["influence_deck"]) / 21
-        playing = x["playing"]
+        playing = state.find(Influence)
         if playing:
-            ones.append(g + EXT_SHARED_AT["playing_card"] + playing["card"])
-            if playing["town"] >= 0:
-                ones.append(g + EXT_SHARED_AT["playing_town"] + playing["town"])
+            ones.append(g + EXT_SHARED_AT["playing_card"] + playing.card)
+            if playing.town >= 0:
+                ones.append(g + EXT_SHARED_AT["playing_town"] + playing.town)
         if state.betting is not None:
             face = _mayor_face(state.betting.cups.get(seat))
             if face >= 0:
                 ones.append(g + EXT_SHARED_AT["cup_mayor"] + face)
-        if x["cargo"] and x["cargo"]["queue"]:
-            out[g + EXT_SHARED_AT["cargo_left"]] = x["cargo"]["queue"][0][1] / 3
+        cargo = state.find(Cargo)
+        if cargo and cargo.queue:
+            out[g + EXT_SHARED_AT["cargo_left"]] = cargo.queue[0][1] / 3
     out[ones] = 1.0
     np.minimum(out, 1.0, out=out)

@@ -81,8 +81,10 @@ from envs.core.codec import Action, ActionCodec
 from envs.core.game import Game, GameState
 from envs.lying_pirates import codec as lp_codec
 from envs.lying_pirates.content import VARIANTS
+from envs.lying_pirates.options import has_options
 from envs.lying_pirates.render import render_state
-from envs.lying_pirates.rules import LyingPiratesState, has_options, new_game
+from envs.lying_pirates.setup import new_game
+from envs.lying_pirates.state import LyingPiratesState
 
 _ALL_VARIANTS = [v.name for v in VARIANTS]
 

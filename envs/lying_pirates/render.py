@@ -9,7 +9,7 @@ from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, INFLUENCE, TO
 from envs.lying_pirates.dice import DIE_NAMES
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.rules import LyingPiratesState
+    from envs.lying_pirates.state import LyingPiratesState
 
 
 def name(state: LyingPiratesState, c: int) -> str:

@@ -15,7 +15,8 @@ import numpy as np
 from envs.lying_pirates.betting import LYING_PIRATES
 from envs.lying_pirates.content import CARD_INDEX, TILE_INDEX
 from envs.lying_pirates.dice import Die
-from envs.lying_pirates.rules import LyingPiratesState, new_game
+from envs.lying_pirates.setup import new_game
+from envs.lying_pirates.state import LyingPiratesState
 
 # values of ``rng.integers(...)`` that roll a given face
 SAIL1, SAIL2 = 0, 3  # SAIL_DIE[rng.integers(6)]: 1,1,1,2,2,2
@@ -144,7 +145,7 @@ def betting(
         "turn": turn,
         "outcome": None,
     }
-    d.update(phase="betting", stage="bet", round_no=1, reroll=None, window=None, battle=None, effect=None)
+    d.update(phase="betting", round_no=1, stack=[{"stage": "bet"}])
     seat = bettors[turn]
     d["pending"] = ["bet", d["excluded"][0] if seat == d["phantom"] else seat]
     return d
@@ -161,11 +162,12 @@ def window(
     d.update(
         betting=None,
         phase=kind,
-        stage="window",
         sail_die=sail_die,
         finished=[],
         result={"winner": winner, "losers": losers, "survivors": list(survivors)},
-        window={"kind": kind, "order": order, "turn": 0, "passes": 0, "then": "move" if kind == "sail" else "catchup"},
+        # the window, over what comes after it: the ships move, or the catch-up
+        stack=[{"stage": "move"} if kind == "sail" else {"stage": "catchup"},
+               {"stage": "window", "kind": kind, "order": order}],
         pending=["window", order[0]],
     )
     return d

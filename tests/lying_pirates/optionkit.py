@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from envs.lying_pirates.content import CAPTAIN_INDEX, CARD_INDEX
-from envs.lying_pirates.rules import new_game
+from envs.lying_pirates.setup import new_game
 
 SETUP = ("captain", "place", "town_place", "town_choose", "influence_return", "draft")
 CITIES = {"expansion": "cities_of_greed"}

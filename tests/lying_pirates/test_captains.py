@@ -8,7 +8,8 @@ import pytest
 from envs.lying_pirates.battle import Icon
 from envs.lying_pirates.content import CAPTAINS
 from envs.lying_pirates.crew import Crews
-from envs.lying_pirates.rules import new_game
+from envs.lying_pirates.dice_rolls import battle_resolve, start_battle
+from envs.lying_pirates.setup import new_game
 
 from .conftest import CURSED, P_X, SAIL1, SWORDS, Script, betting, give_special, load, play, set_crew, skip, window
 from .optionkit import coaster, ready
@@ -116,10 +117,11 @@ def test_brawler_wins_a_tie(bess):
 def test_brawler_is_spared_in_a_tie_for_a_loser():
     d = with_ability("wins_ties", BOB)
     state = load(d)
-    state._start_battle([ANNE, BOB, CHRIS], "loser", "betting")
-    state.battle["rolls"] = [Icon.DAGGER, Icon.DAGGER, Icon.SWORDS]
-    state._stage_battle_resolve(None)
-    assert state.battle["rolling"] == [ANNE]
+    start_battle(state, [ANNE, BOB, CHRIS], "loser")
+    battle = state.battle
+    battle.rolls = [Icon.DAGGER, Icon.DAGGER, Icon.SWORDS]
+    battle_resolve(state, battle, None)
+    assert battle.rolling == [ANNE]
 
 
 def test_treasurer_gains_a_coin_more_for_winning_a_betting_phase():

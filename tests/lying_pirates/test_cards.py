@@ -115,7 +115,7 @@ def test_challenge_is_a_duel_whose_loser_loses_a_crew_die(rolls, crew):
     state = table("Challenge")
     rng = Script(*rolls)
     play(state, rng, ("play", card("Challenge")), ("target", BOB))
-    assert state.battle["rolling"] == [ANNE, BOB] and state.battle["looking_for"] == "winner"
+    assert state.battle.rolling == [ANNE, BOB] and state.battle.looking_for == "winner"
     skip(state, rng, "reroll")
     assert state.crews.crew == crew and state.pending == ["window", BOB]
     assert not rng.left
@@ -125,7 +125,7 @@ def test_brawl_everyone_off_the_base_battles_for_a_loser():
     state = table("Brawl", progress=(3, 4, 0))  # Chris is on the Base
     rng = Script(SWORDS, SKULL)
     play(state, rng, ("play", card("Brawl")))
-    assert state.battle["rolling"] == [ANNE, BOB] and state.battle["looking_for"] == "loser"
+    assert state.battle.rolling == [ANNE, BOB] and state.battle.looking_for == "loser"
     skip(state, rng, "reroll")
     assert state.crews.crew == [5, 4, 5]
     state = table("Brawl")

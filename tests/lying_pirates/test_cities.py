@@ -10,7 +10,7 @@ from envs.lying_pirates import codec
 from envs.lying_pirates.betting import LYING_PIRATES, count_for
 from envs.lying_pirates.content import ALL_TILE_INDEX, INFLUENCE, TOWNS
 from envs.lying_pirates.dice import BOMB, COIN, Die
-from envs.lying_pirates.rules import new_game
+from envs.lying_pirates.setup import new_game
 
 from .conftest import SAIL1, T_O, T_X, Script, give_special, load, play, set_crew, set_hand, skip, window
 from .optionkit import CITIES, city, set_influence

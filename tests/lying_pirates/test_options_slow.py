@@ -9,7 +9,8 @@ import pytest
 
 from envs.core.game import play_randomly
 from envs.lying_pirates.content import VARIANTS
-from envs.lying_pirates.rules import LyingPiratesState, new_game
+from envs.lying_pirates.setup import new_game
+from envs.lying_pirates.state import LyingPiratesState
 
 MAX_STEPS = 5000
 OPTION_SETS = {

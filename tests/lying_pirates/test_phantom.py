@@ -6,7 +6,7 @@ import numpy as np
 
 from envs.lying_pirates.content import CARDS, SILVER
 from envs.lying_pirates.env import LyingPiratesGame
-from envs.lying_pirates.rules import new_game
+from envs.lying_pirates.setup import new_game
 
 from .conftest import (
     P_X,
@@ -73,7 +73,7 @@ def test_the_phantom_never_bets_while_both_players_do_but_its_dice_count():
     # the Phantom sails with Anne; only Anne may reroll anything
     assert state.pending == ["reroll", ANNE]
     play(state, rng, ("keep",), ("pass",), ("pass",))
-    assert state.progress == [1, 0, 1] and state.battle["rolling"] == [ANNE, PHANTOM]
+    assert state.progress == [1, 0, 1] and state.battle.rolling == [ANNE, PHANTOM]
     assert state.pending == ["reroll", ANNE]
     play(state, rng, ("keep",))
     assert state.resolver == ANNE and state.crews.crew == [7, 5, 5]
@@ -108,7 +108,7 @@ def test_a_phantom_win_offers_no_reroll_of_its_sail_die():
     play(state, rng, ("pass",), ("pass",))
     assert state.progress == [0, 0, 2]
     # the Phantom resolves Steal a Crewmember: the players battle, the loser (Bob) is the target
-    assert state.battle["rolling"] == [ANNE, BOB] and state.battle["looking_for"] == "loser"
+    assert state.battle.rolling == [ANNE, BOB] and state.battle.looking_for == "loser"
     skip(state, rng, "reroll")
     assert state.crews.crew == [5, 4, 6] and state.phase == "action"
 
@@ -143,8 +143,8 @@ def test_the_phantom_plays_its_top_card_and_the_players_battle_to_be_the_target(
     state = phantom_plays("Mutinous Whispers")
     rng = Script(SWORDS, SKULL)
     skip(state, rng, "window", phase="sail")
-    assert state.phase == "action" and state.battle["looking_for"] == "loser"
-    assert state.battle["rolling"] == [ANNE, BOB]
+    assert state.phase == "action" and state.battle.looking_for == "loser"
+    assert state.battle.rolling == [ANNE, BOB]
     assert state.phantom_pile == [card("Tailwind")] and state.discard == [card("Mutinous Whispers")]
     assert [PHANTOM, card("Mutinous Whispers")] in state.played
     skip(state, rng, "reroll")
@@ -224,7 +224,7 @@ def test_the_phantom_catching_both_ships_wins():
 def test_the_phantom_takes_no_part_in_catch_up_or_windows():
     d = two_players(progress=[2, 5, 0])
     state = load(window(d, "action", token=ANNE))
-    assert state.window["order"] == [ANNE, BOB]
+    assert state.window.order == [ANNE, BOB]
     play(state, Script(), ("pass",), ("pass",))
     assert state.pending == ["catchup", ANNE]  # the Phantom, furthest behind, is not asked
 

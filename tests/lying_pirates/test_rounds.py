@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from envs.lying_pirates.content import TILES
+from envs.lying_pirates.frames import TileRoll
 from envs.lying_pirates.rules import GOLD_USED, REROLL_USED
 
 from .conftest import (
@@ -62,7 +63,7 @@ def test_rulebook_betting_example_played_as_a_full_round():
     play(state, rng, ("pass",), ("pass",), ("pass",))
     # Chris and Anne sail one tile, Bob stays; the movers battle (Chris rolls first: he holds the token)
     assert state.progress == [1, 0, 1]
-    assert state.battle["rolling"] == [CHRIS, ANNE]
+    assert state.battle.rolling == [CHRIS, ANNE]
     assert state.pending == ["reroll", CHRIS]
     play(state, rng, ("keep",))
     assert state.pending == ["reroll", ANNE]
@@ -87,7 +88,7 @@ def test_a_tied_movers_battle_is_rolled_again_until_one_winner_remains():
     state = example_table()
     rng = Script(SAIL1, SWORDS, SWORDS, SWORDS, DAGGER, then=7)  # Chris rolls first
     play(state, rng, *EXAMPLE_BETS, ("liar",), ("keep",), ("pass",), ("pass",), ("pass",))
-    assert state.battle["rolls"][CHRIS] == state.battle["rolls"][ANNE]
+    assert state.battle.rolls[CHRIS] == state.battle.rolls[ANNE]
     skip(state, rng, "reroll")  # the tie: both roll again; Chris swords, Anne dagger
     assert state.phase == "action"
     assert state.crews.crew == [6, 6, 8]  # Chris resolved Recruit Crew
@@ -194,7 +195,7 @@ def test_battle_reroll_is_of_the_own_die_only_and_needs_a_coin():
     state = sail_table(anne_coins=0)
     rng = Script(SAIL1, DAGGER, SWORDS, SKULL)  # Chris dagger, Anne swords; Chris rerolls to a skull
     play(state, rng, *EXAMPLE_BETS, ("liar",), ("keep",), ("pass",), ("pass",), ("pass",))
-    assert state.battle["rolls"][CHRIS] == 1 and state.battle["rolls"][ANNE] == 2
+    assert state.battle.rolls[CHRIS] == 1 and state.battle.rolls[ANNE] == 2
     # Anne has no coin: only Chris is offered a reroll, and it rerolls only his own die
     assert state.pending == ["reroll", CHRIS]
     play(state, rng, ("reroll",))
@@ -267,7 +268,7 @@ def test_pirate_or_treasure_die_is_rolled_and_may_be_rerolled_by_the_resolver():
     assert TILES[d["slots"][4]].name == "Caught by the Navy"
     rng = Script(P_X, P_O)
     skip(state, rng, "window")
-    assert state.pt == {"die": "P", "face": "X", "roller": ANNE}
+    assert state.pt == TileRoll("P", "X", ANNE)
     assert state.pending == ["reroll", ANNE]
     play(state, rng, ("reroll",))
     # O: lose a coin (the coin was paid for the reroll first)
@@ -309,7 +310,7 @@ def test_several_ships_back_on_the_base_fight_the_final_battle():
     skip(state, rng, "window", "reroll")
     assert state.progress == [12, 12, 4] and state.finished == [ANNE, BOB]
     assert state.phase == "final" and state.pending == ["buy_crew", ANNE]
-    assert state.final["crew"] == [5, 5, 0]
+    assert state.final.crew == [5, 5, 0]
 
 
 def test_the_action_phase_cannot_end_the_game():

@@ -10,7 +10,8 @@ import pytest
 
 from envs.lying_pirates.codec import encode
 from envs.lying_pirates.content import CARDS, DECK_SIZE, MAP_WATERS, TILES
-from envs.lying_pirates.rules import LyingPiratesState, new_game
+from envs.lying_pirates.setup import new_game
+from envs.lying_pirates.state import LyingPiratesState
 
 RULEBOOK_FIRST_GAME = [
     "Start/End", "Recruit Crew", "Steal a Crewmember", "Pirate King", "Caught by the Navy", "Gamble",
@@ -64,7 +65,7 @@ def test_collaborative_map(n, map_name):
     rng = np.random.default_rng(10 + n)
     state = new_game(n, rng, map=map_name, map_setup="collaborative")
     base = next(t for t, tile in enumerate(TILES) if tile.name == "Start/End")
-    dealt = [list(tiles) for tiles in state.placing["tiles"]]
+    dealt = [list(tiles) for tiles in state.placing.tiles]
     sizes = [len(t) for t in dealt]
     sizes[state.token] += 1  # the Base tile, already placed
     assert sum(sizes) == 25 and max(sizes) - min(sizes) <= 1  # dealt as evenly as possible
@@ -76,7 +77,7 @@ def test_collaborative_map(n, map_name):
 
     def can_place(seat):
         return any(state.slots[s] == -1 and waters[s] == TILES[t].water
-                   for t in state.placing["tiles"][seat] for s in range(len(state.slots)))  # fmt: skip
+                   for t in state.placing.tiles[seat] for s in range(len(state.slots)))  # fmt: skip
 
     while state.stage == "place":
         # clockwise from the last placer, passing over anyone with no tile that fits an empty slot
@@ -85,7 +86,7 @@ def test_collaborative_map(n, map_name):
         seat = state.pending[1]
         legal = state.legal_actions()
         assert {(t, s) for _, t, s in legal} == {
-            (t, s) for t in state.placing["tiles"][seat] for s in range(len(state.slots))
+            (t, s) for t in state.placing.tiles[seat] for s in range(len(state.slots))
             if state.slots[s] == -1 and waters[s] == TILES[t].water
         }  # fmt: skip
         action = legal[int(rng.integers(len(legal)))]

@@ -49,7 +49,7 @@ def resolve(name: str, *rolls: int, bob: int = 7, chris: int = 0, edit=None):
     rng = Script(*rolls)
     skip(state, rng, "window", phase="sail")
     if TILES[tile(name)].roll:
-        assert state.pending == ["reroll", ANNE] and state.pt["roller"] == ANNE
+        assert state.pending == ["reroll", ANNE] and state.pt.roller == ANNE
         play(state, rng, ("keep",))
     return state, before, rng
 
@@ -197,7 +197,7 @@ def test_duel_x_is_a_duel_whose_loser_loses_a_crew_die(rolls, loser):
     rng = Script(T_X, *rolls)
     skip(state, rng, "window", "reroll")
     play(state, rng, ("target", BOB))
-    assert state.battle["rolling"] == [ANNE, BOB]
+    assert state.battle.rolling == [ANNE, BOB]
     skip(state, rng, "reroll")
     assert state.phase == "action"
     crew = [5, 5, 5]

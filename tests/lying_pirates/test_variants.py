@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from envs.lying_pirates.content import VARIANTS
-from envs.lying_pirates.rules import new_game
+from envs.lying_pirates.engine import advance
+from envs.lying_pirates.frames import SailPhase
+from envs.lying_pirates.setup import new_game
 
 from .conftest import (
     GHOST,
@@ -180,9 +182,9 @@ def test_draw_two_keep_one_when_buying_an_action_card():
     state = load(window(d, "action", token=ANNE, winner=ANNE))
     top_two = state.deck[-2:]
     play(state, Script(), ("buy",))
-    assert state.pending == ["card_return", ANNE] and sorted(state.ext["drawn"]["cards"]) == sorted(top_two)
-    returned = state.ext["drawn"]["cards"][0]
-    kept = state.ext["drawn"]["cards"][1]
+    assert state.pending == ["card_return", ANNE] and sorted(state.drawn("card").cards) == sorted(top_two)
+    returned = state.drawn("card").cards[0]
+    kept = state.drawn("card").cards[1]
     play(state, Script(), ("return_card", returned))
     assert sorted(state.hands[ANNE]) == sorted([*hand, kept]) and state.discard[-1] == returned
     assert state.coins[ANNE] == 0 and state.pending == ["window", BOB]
@@ -195,7 +197,7 @@ def test_draw_two_keep_one_when_buying_an_influence_card():
     state = load(window(d, "action", token=ANNE, winner=ANNE))
     play(state, Script(), ("buy_influence",))
     assert state.pending == ["influence_return", ANNE]
-    drawn = list(state.ext["drawn"]["cards"])
+    drawn = list(state.drawn("influence").cards)
     play(state, Script(), ("return_influence", drawn[0]))
     assert sorted(state.ext["influence"][ANNE]) == sorted([0, drawn[1]])
     assert state.ext["influence_discard"][-1] == drawn[0]
@@ -216,6 +218,6 @@ def test_a_ship_sunk_after_reaching_the_base_is_not_in_the_final_battle():
     skip(state, rng, "window", phase="sail")
     state.finished = [ANNE, BOB]
     state.crews.lose(BOB, 1)
-    state.stage, state.pending = "end_of_sail", []
-    state._advance(rng)
+    state.stack[:], state.pending = [SailPhase(stage="end_of_sail")], []
+    advance(state, rng)
     assert state.finished == [ANNE] and state.winners == [ANNE]

@@ -9,7 +9,7 @@ from arena.web.views.common import Option, plural
 from arena.web.views.dice import DICE_GLOSSARY, bids, call_words, cup
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.rules import LyingPiratesState as State
+    from envs.lying_pirates.state import LyingPiratesState as State
 from envs.core.codec import Action
 from envs.lying_pirates.content import (
     ALL_TILES,
@@ -23,6 +23,7 @@ from envs.lying_pirates.content import (
     Tile,
 )
 from envs.lying_pirates.dice import DIE_NAMES
+from envs.lying_pirates.merchants import Encounter
 
 TITLE = "Lying Pirates"
 OPTIONS = (
@@ -176,7 +177,7 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
         "hands": [{"captain": c, "cards": list(state.hands[c]),
                    "influence": list(x["influence"][c]) if x is not None and x.get("influence") is not None else []}
                   for c in own],
-        "encounter": dict(x["encounter"]) if x is not None and x.get("encounter") else None,
+        "encounter": _plain(state.find(Encounter)),
         "variants": list(x["options"]["variants"]) if x is not None else [],
         "winners": list(state.winners),
     }

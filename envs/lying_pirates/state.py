@@ -1,0 +1,330 @@
+"""Lying Pirates' state: plain data, and the stack of work in progress that ``engine`` runs.
+
+A round is a Betting phase, a Sail phase and an Action phase (``engine`` lists their steps).  The state
+answers the open decision (``pending``: its kind and the seat that decides) with ``apply``, which hands
+it to the decision's function in ``engine.STAGES`` and then runs every automatic step until the next
+decision.  Chance (dice, shuffles) comes from the Generator handed to ``apply``.
+
+Options (all off by default) keep their data in ``ext`` (None in a base game) and hook into the steps
+through ``hooks`` (``options.hooks_for``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from envs.core.codec import Action
+from envs.core.game import TERMINAL, GameState, plain
+from envs.lying_pirates import engine, old_saves
+from envs.lying_pirates.betting import BettingRound
+from envs.lying_pirates.content import ALL_TILES, CARDS, MAP_WATERS, SAFE, SILVER, TREACHEROUS, UNCHARTED
+from envs.lying_pirates.crew import Crews
+from envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Frame, Placing, Reroll, TileRoll, Window
+from envs.lying_pirates.hooks import Hooks
+from envs.lying_pirates.options import hooks_for
+from envs.lying_pirates.rules import SUNK_PENALTY, roll_die
+from envs.lying_pirates.variant_cards import KeepOne
+
+FORMAT = 1  # to_dict's layout: 0 (no "format" key) kept work records as dicts resumed by "then" names
+F = TypeVar("F", bound=Frame)
+
+
+@dataclass(eq=False)
+class LyingPiratesState(GameState):
+    num_players: int
+    captains: int = 0  # players, plus the Phantom in a two-player game
+    phantom: int = -1
+    map_name: str = "base"
+    slots: list[int] = field(default_factory=list)  # tile index per slot; -1 while the map is built
+    progress: list[int] = field(default_factory=list)  # tiles sailed; a full lap is len(slots)
+    coins: list[int] = field(default_factory=list)
+    crews: Crews = field(default_factory=lambda: Crews([]))
+    hands: list[list[int]] = field(default_factory=list)  # card kinds, sorted
+    deck: list[int] = field(default_factory=list)  # top is the end of the list
+    discard: list[int] = field(default_factory=list)
+    phantom_pile: list[int] = field(default_factory=list)
+    known: list[list[list[int]]] = field(default_factory=list)  # [observer][holder][card kind] count
+    token: int = 0
+    direction: int = 1  # +1 clockwise, -1 counterclockwise
+    round_no: int = 0
+    excluded: list[int] = field(default_factory=list)  # out of this round's Betting phase
+    next_excluded: list[int] = field(default_factory=list)
+    betting: BettingRound | None = None
+    reveal: dict[str, Any] | None = None  # the last Betting phase's cups and outcome, as the table saw them
+    result: dict[str, Any] = field(default_factory=dict)  # this round's winner, losers, survivors
+    used: list[list[bool]] = field(default_factory=list)  # per captain: gold, silver, reroll this round
+    phase: str = "betting"  # betting, sail, action, final or over: what the rulebook calls the phase
+    sail_die: int = 0
+    finished: list[int] = field(default_factory=list)  # back on the Base this Sail phase
+    resolver: int = -1  # the captain resolving this Sail phase's tile
+    pt: TileRoll | None = None
+    played: list[list[int]] = field(default_factory=list)  # [captain, card kind] played this round
+    pending: list[Any] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    ext: dict[str, Any] | None = None  # the options' data (cities.py, captains.py, merchants.py); None in a base game
+    # the work in progress, the step being taken on top; what was in progress when the game ended stays
+    stack: list[Frame] = field(default_factory=list)
+    hooks: Hooks = field(default_factory=Hooks)
+
+    # -- the GameState contract -------------------------------------------------
+    def current_player(self) -> int:
+        return self.pending[1] if self.pending else TERMINAL
+
+    def legal_actions(self) -> list[Action]:
+        if not self.pending:
+            return []
+        frame = self.stack[-1]
+        return engine.STAGES[frame.stage].decisions[self.pending[0]].legal(self, frame, self.pending[1])
+
+    def apply(self, action: Action, rng: np.random.Generator) -> None:
+        frame = self.stack[-1]
+        engine.STAGES[frame.stage].decisions[self.pending[0]].on(self, frame, self.pending[1], action, rng)
+        engine.advance(self, rng)
+
+    def scores(self) -> list[float]:
+        """Tiles sailed, plus 100 for the winner (the Phantom's win gives no player the bonus)."""
+        out = self.crews.out
+        return [float(self.progress[s] + (100 if s in self.winners else 0) - (SUNK_PENALTY if s in out else 0))
+                for s in range(self.num_players)]  # fmt: skip
+
+    # -- the stack --------------------------------------------------------------------
+    @property
+    def stage(self) -> str:
+        """The step the engine is at: the top frame's stage, or "over"."""
+        return "over" if self.phase == "over" else self.stack[-1].stage
+
+    def push(self, frame: Frame) -> None:
+        self.stack.append(frame)
+
+    def pop(self) -> None:
+        """The top frame's work is done: the frame under it goes on."""
+        self.stack.pop()
+
+    def replace(self, frame: Frame) -> None:
+        """The top frame's work is done and ``frame`` comes next (a phase after a phase)."""
+        self.stack[-1] = frame
+
+    def find(self, kind: type[F]) -> F | None:
+        """The topmost frame of ``kind`` on the stack, if any."""
+        for frame in reversed(self.stack):
+            if type(frame) is kind:
+                return frame
+        return None
+
+    # the frames the observation, the board and the tests look at
+    @property
+    def battle(self) -> Battle | None:
+        return self.find(Battle)
+
+    @property
+    def final(self) -> FinalBattle | None:
+        return self.find(FinalBattle)
+
+    @property
+    def effect(self) -> Effect | None:
+        return self.find(Effect)
+
+    @property
+    def reroll(self) -> Reroll | None:
+        return self.find(Reroll)
+
+    @property
+    def window(self) -> Window | None:
+        return self.find(Window)
+
+    @property
+    def draft(self) -> Draft | None:
+        return self.find(Draft)
+
+    @property
+    def placing(self) -> Placing | None:
+        return self.find(Placing)
+
+    # -- geometry -----------------------------------------------------------------
+    @property
+    def lap(self) -> int:
+        return len(self.slots)
+
+    def position(self, c: int) -> int:
+        return self.progress[c] % self.lap
+
+    def on_base(self, c: int) -> bool:
+        return self.position(c) == 0
+
+    def players(self) -> list[int]:
+        if self.crews.out:
+            return [p for p in range(self.num_players) if p not in self.crews.out]
+        return list(range(self.num_players))
+
+    def turn_order(self, start: int, who: list[int]) -> list[int]:
+        """``who`` in the token's direction, starting from ``start`` (or the next one after it)."""
+        order = [(start + self.direction * i) % self.captains for i in range(self.captains)]
+        return [c for c in order if c in who]
+
+    def water(self, c: int) -> str:
+        return MAP_WATERS[self.map_name][self.position(c)]
+
+    # -- sunk captains ("Instant Death") ------------------------------------------------
+    def is_out(self, c: int) -> bool:
+        return c in self.crews.out
+
+    def alive_captains(self) -> list[int]:
+        return [c for c in range(self.captains) if c not in self.crews.out]
+
+    # -- the end and the log ------------------------------------------------------------
+    def end(self, winners: list[int]) -> None:
+        self.winners = winners
+        self.pending = []
+        self.phase = "over"
+
+    def say(self, text: str) -> None:
+        self.log.append(text)
+        del self.log[:-30]
+
+    # -- saving, copying, hidden information -------------------------------------------------
+    _FIELDS = ("num_players", "captains", "phantom", "map_name", "slots", "progress", "coins", "hands", "deck",
+               "discard", "phantom_pile", "known", "token", "direction", "round_no", "excluded", "next_excluded",
+               "reveal", "result", "used", "phase", "sail_die", "finished", "resolver", "played", "pending",
+               "winners", "log")  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": "lying_pirates", "format": FORMAT}
+        for name in self._FIELDS:
+            data[name] = plain(getattr(self, name))
+        data["crews"] = self.crews.to_dict()
+        data["betting"] = self.betting.to_dict() if self.betting else None
+        data["pt"] = plain(vars(self.pt)) if self.pt else None
+        data["stack"] = [frame.to_dict() for frame in self.stack]
+        if self.ext is not None:
+            data["ext"] = plain(self.ext)  # only games with options: a base game's dict has no "ext"
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LyingPiratesState:
+        if data.get("game") != "lying_pirates":
+            raise ValueError(f"not a Lying Pirates state (game={data.get('game')!r})")
+        try:
+            if data.get("format", 0) == 0:
+                data = old_saves.upgrade(data)
+            elif data["format"] != FORMAT:
+                raise ValueError(f"Lying Pirates state format {data['format']!r} is not {FORMAT} (or 0)")
+            state = cls(**{name: plain(data[name]) for name in cls._FIELDS})
+            state.crews = Crews.from_dict(data["crews"])
+            state.betting = BettingRound.from_dict(data["betting"]) if data["betting"] else None
+            state.pt = TileRoll(**data["pt"]) if data["pt"] else None
+            state.stack = [engine.frame_from_dict(plain(frame)) for frame in data["stack"]]
+            state.ext = plain(data["ext"]) if data.get("ext") is not None else None
+        except (KeyError, TypeError) as bad:
+            raise ValueError(f"Lying Pirates state is malformed: {bad!r}") from None
+        state.hooks = hooks_for(state.ext)
+        state.validate()
+        return state
+
+    def validate(self) -> None:
+        problems = []
+        c = self.captains
+        if not 2 <= self.num_players <= 6 or c != self.num_players + (self.num_players == 2):
+            problems.append(f"{self.num_players} players need {self.num_players + (self.num_players == 2)} captains")
+        if self.map_name not in MAP_WATERS or len(self.slots) != len(MAP_WATERS[self.map_name]):
+            problems.append(f"map {self.map_name!r} with {len(self.slots)} slots")
+        for name in ("progress", "coins", "hands", "used"):
+            if len(getattr(self, name)) != c:
+                problems.append(f"{name} needs one entry per captain ({c})")
+        if len(self.crews.crew) != c:
+            problems.append("crews need one entry per captain")
+        if (self.phase == "over") != (not self.pending):
+            problems.append(f"pending {self.pending!r} must be empty exactly when the game is over")
+        elif self.pending and not self.stack:
+            problems.append(f"pending {self.pending!r} with no work in progress")
+        elif self.pending and self.pending[0] not in engine.STAGES[self.stack[-1].stage].decisions:
+            problems.append(f"pending {self.pending!r} is not a decision of stage {self.stack[-1].stage!r}")
+        cards = len(self.deck) + len(self.discard) + len(self.phantom_pile) + sum(map(len, self.hands))
+        for check in self.hooks.validate:
+            problems += check(self)
+        drawn = self.drawn("card")
+        if drawn is not None:
+            cards += len(drawn.cards)
+        if not problems and cards != sum(card.count for card in CARDS):
+            problems.append(f"{cards} action cards in play, not 83")
+        if not problems and self.pending and not self.legal_actions():
+            problems.append(f"the open decision {self.pending!r} has no legal action")
+        if problems:
+            raise ValueError("invalid Lying Pirates state: " + "; ".join(problems))
+
+    def drawn(self, what: str) -> KeepOne | None:
+        """The "draw two, keep one" cards of pile ``what`` waiting for the keep decision, if any."""
+        keep = self.find(KeepOne)
+        return keep if keep is not None and keep.what == what else None
+
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> LyingPiratesState:
+        """Redraw what ``seat`` cannot see: other cups while betting, others' unknown
+        cards, the Phantom's pile and the deck order, others' draft picks and unplaced tiles."""
+        state = self.clone()
+        if state.betting is not None:
+            for c, cup in state.betting.cups.items():
+                if c != seat:
+                    for die in cup:
+                        die[1] = roll_die(die[0], rng)
+        others = [c for c in range(state.captains) if c != seat]
+        kept = {c: _counts_list(state.known[seat][c]) for c in others} if seat < state.num_players else {}
+        pool = list(state.deck) + list(state.phantom_pile)
+        drawn = state.drawn("card")
+        drawn_cards = 0  # "draw two, keep one": another captain's two drawn action cards are hidden too
+        if drawn is not None and drawn.seat != seat:
+            drawn_cards = len(drawn.cards)
+            pool += drawn.cards
+        sizes = {}
+        for c in others:
+            hand = list(state.hands[c])
+            for card in kept.get(c, []):
+                hand.remove(card)
+            pool += hand
+            sizes[c] = len(hand)
+        pool.sort()  # what the seat knows fixes the pool, not the order it lies in
+        order = [int(i) for i in rng.permutation(len(pool))]
+        pool = [pool[i] for i in order]
+        silver = [i for i, k in enumerate(pool) if CARDS[k].metal == SILVER]
+        pile_at = set(silver[: len(state.phantom_pile)])
+        state.phantom_pile = [pool[i] for i in sorted(pile_at)]
+        rest = [k for i, k in enumerate(pool) if i not in pile_at]
+        if drawn_cards:
+            drawn.cards, rest = rest[:drawn_cards], rest[drawn_cards:]
+        for c in others:
+            state.hands[c] = sorted(kept.get(c, []) + rest[: sizes[c]])
+            rest = rest[sizes[c] :]
+        state.deck = rest
+        for hook in state.hooks.resample_hidden:
+            hook(state, seat, rng)
+        draft = state.draft
+        if draft is not None:
+            for c in others:
+                if c < state.num_players:
+                    k = len(draft.picked[c])
+                    draft.picked[c] = [int(x) for x in rng.choice(state.hands[c], k, replace=False)]
+        placing = state.placing
+        if placing is not None:
+            # A tile's water shows on its back (stand-in): only tiles of the same water trade places.
+            hands = placing.tiles
+            holders = [c for c in others if c < state.num_players]
+            for water in (SAFE, UNCHARTED, TREACHEROUS):
+                tiles = sorted(t for c in holders for t in hands[c] if ALL_TILES[t].water == water)
+                rng.shuffle(tiles)
+                for c in holders:
+                    k = sum(ALL_TILES[t].water == water for t in hands[c])
+                    hands[c] = [t for t in hands[c] if ALL_TILES[t].water != water] + [int(t) for t in tiles[:k]]
+                    tiles = tiles[k:]
+            for c in holders:
+                hands[c].sort()
+        return state
+
+
+def _counts_list(counts: list[int]) -> list[int]:
+    return [k for k, n in enumerate(counts) for _ in range(n)]
+
+
+def resample_hidden(state: LyingPiratesState, seat: int, rng: np.random.Generator) -> LyingPiratesState:
+    return state.resample_hidden(seat, rng)
