@@ -114,9 +114,10 @@ def start(page: Page, env: str, players: int, opponents: str, seed: int, options
     assert page.is_visible("#play")
 
 
-def play_to_the_end(page: Page, seed: int, shot: str | None = None, shot_after: int = 12, limit: int = 2000) -> int:
+def play_to_the_end(page: Page, seed: int, shot: str | None = None, shot_after: int = 1, shot_when: str = "body",
+                    limit: int = 2000) -> int:  # fmt: skip
     """Click a random legal piece or button until the game is over; returns the clicks.  ``shot``: a
-    screenshot of the table after ``shot_after`` clicks."""
+    screenshot of the table, the first time after ``shot_after`` clicks that the page shows ``shot_when``."""
     rng = random.Random(seed)
     clicks = 0
     while not page.is_visible("#result"):
@@ -125,28 +126,32 @@ def play_to_the_end(page: Page, seed: int, shot: str | None = None, shot_after: 
         click_and_wait(page, rng.choice(legal))
         assert not page.is_visible("#error"), page.inner_text("#error")
         clicks += 1
-        if shot and clicks == shot_after and not page.is_visible("#result"):
+        if shot and clicks >= shot_after and page.query_selector(shot_when) and not page.is_visible("#result"):
             page.screenshot(path=shot, full_page=True)
+            shot = None
         assert clicks < limit
     return clicks
 
 
-# (env, players, opponents, options, the click after which the screenshot is taken)
+# (env, players, opponents, options, the screenshot's moment: clicks at least, and what the board shows)
 GAMES = [
-    pytest.param("liars_dice_v0", 3, "heuristic", {"dice": 3}, 1, id="liars_dice_v0"),
-    pytest.param("libertalia_v0", 3, "heuristic", {}, 12, id="libertalia_v0", marks=pytest.mark.slow),
-    pytest.param("lying_pirates_v0", 3, "heuristic", {}, 20, id="lying_pirates_v0", marks=pytest.mark.slow),
-    pytest.param("spytails_v0", 3, "random", {}, 12, id="spytails_v0", marks=pytest.mark.slow),
-]
+    pytest.param("liars_dice_v0", 3, "heuristic", {"dice": 3}, (1, ".bids li"), id="liars_dice_v0"),
+    pytest.param("libertalia_v0", 3, "heuristic", {}, (4, ".ship .character + .character + .character"),
+                 id="libertalia_v0", marks=pytest.mark.slow),
+    pytest.param("lying_pirates_v0", 3, "heuristic", {}, (20, ".pirate-card"), id="lying_pirates_v0",
+                 marks=pytest.mark.slow),
+    pytest.param("spytails_v0", 3, "random", {}, (12, ".trick .play + .play"), id="spytails_v0",
+                 marks=pytest.mark.slow),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("env", "players", "opponents", "options", "shot_after"), GAMES)
+@pytest.mark.parametrize(("env", "players", "opponents", "options", "moment"), GAMES)
 def test_a_full_game_by_clicking(page: Page, server, env: str, players: int, opponents: str, options: dict,
-                                 shot_after: int) -> None:  # fmt: skip
+                                 moment: tuple[int, str]) -> None:  # fmt: skip
     start(page, env, players, opponents, seed=11, options=options)
     assert page.inner_text("#play-title").endswith(f"{players} players, you are P0")
     shot = str(Path(SHOTS) / f"{env}.png") if SHOTS else None
-    clicks = play_to_the_end(page, seed=1, shot=shot, shot_after=shot_after)
+    clicks = play_to_the_end(page, seed=1, shot=shot, shot_after=moment[0], shot_when=moment[1])
     assert clicks >= 1
     result = page.inner_text("#result")
     assert "Scores:" in result and any(word in result for word in ("You win", "You share", "Winner"))

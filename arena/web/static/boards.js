@@ -105,7 +105,10 @@ const Boards = (() => {
   function spyCard(c, ctx, key, note = "") {
     if (c === null) return `<div class="spy-card ghost" title="ghost token: no card this operation">ghost</div>`;
     const info = ctx.glossary.cards[c];
-    return `<div class="spy-card suit-${info.suit}" ${key ? `data-key="${key}"` : ""} title="${esc(info.text)}">${esc(info.name)}${note}</div>`;
+    const face = info.suit < 0 ? `<span class="name">${esc(info.name)}</span>`
+      : `<span class="rank">${{ 11: "J", 12: "Q", 13: "K", 14: "A" }[info.rank] || info.rank}</span>
+         <span class="name">${esc(ctx.glossary.suits[info.suit])}</span>`;
+    return `<div class="spy-card suit-${info.suit}" ${key ? `data-key="${key}"` : ""} title="${esc(info.text)}">${face}${note}</div>`;
   }
 
   function spytails(b, ctx) {
