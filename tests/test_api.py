@@ -329,3 +329,51 @@ def test_many_random_games(env_name, num_players, env_options, chunk):
         assert state.is_terminal(), f"seed {seed}: game did not end"
         if g % 50 == 0:
             type(state).from_dict(state.to_dict())
+
+
+def test_actions_are_integers_never_bools(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
+    env.reset(seed=0)
+    before = env.game_state.to_dict()
+    for not_an_id in (True, False, np.bool_(True), 1.0, "1", [1]):
+        with pytest.raises(ValueError, match=r"not an action id\) now; legal"):
+            env.step(not_an_id)
+    assert env.game_state.to_dict() == before
+    env.step(np.int64(env.legal_action_ids()[0]))  # numpy's integers are ids
+    with pytest.raises(ValueError, match="is not an action id"):
+        env.action_to_str(True)
+    with pytest.raises(ValueError, match=f"action id {env.game.codec.n} is outside this table's actions"):
+        env.action_to_str(env.game.codec.n)
+
+
+def test_the_raw_env_after_the_end_answers_clearly(env_name, num_players, env_options):
+    env = make_raw(env_name, num_players, env_options)
+    env.reset(seed=3)
+    random_game(env, np.random.default_rng(3))
+    assert not env.agents
+    for agent in env.possible_agents:  # observations stay readable, with nothing to do
+        obs = env.observe(agent)
+        assert env.observation_space(agent).contains(obs) and not obs["action_mask"].any()
+    with pytest.raises(ValueError, match="every agent has stepped out"):
+        env.last()
+    final = env.game_state.to_dict()
+    env.step(0)  # PettingZoo's documented answer: a logged warning, and nothing happens
+    assert env.game_state.to_dict() == final and not env.agents
+    with pytest.raises(ValueError, match="'player_9' is not an agent of this table"):
+        env.observe("player_9")
+    wrapped = envs.make(env_name, num_players=num_players, **env_options)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = wrapped.agent_selection
+
+
+def test_a_game_that_never_ends_is_stopped(env_name, num_players, env_options):
+    from envs.core.game import EngineLoopError
+
+    env = make_raw(env_name, num_players, env_options)
+    env.game.max_decisions = 3
+    env.reset(seed=0)
+    for _ in range(3):
+        env.step(env.legal_action_ids()[0])
+    if not env.game_state.is_terminal():
+        with pytest.raises(EngineLoopError, match=r"passed 3 decisions without ending; the state: \{"):
+            env.step(env.legal_action_ids()[0])

@@ -16,8 +16,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
-from envs.core.game import TERMINAL, Game, GameState
+from envs.core.game import TERMINAL, EngineLoopError, Game, GameState
 from envs.core.rewards import REWARD_MODES
 
 ILLEGAL_POLICIES = ("raise", "terminate")
@@ -89,6 +90,7 @@ class BoardGameEnv(AECEnv):
         self.game_state: GameState | None = None
         self._legal_ids: list[int] = []
         self._mask = self._no_mask
+        self._decisions = 0  # taken in this game; bounded by ``game.max_decisions``
 
     # -- spaces ---------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -126,6 +128,7 @@ class BoardGameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._decisions = 0
         self._after_transition()
 
     def _after_transition(self) -> None:
@@ -148,10 +151,25 @@ class BoardGameEnv(AECEnv):
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
+        """``agent``'s view; also after the game (as PettingZoo's classic envs do), with an empty mask."""
+        seat = self._seat(agent)
         obs = self.game.encode(self.game_state, seat)
-        acting = agent == self.agent_selection and not self.terminations[agent]
+        acting = agent == self.agent_selection and bool(self._legal_ids)
         return {"observation": obs, "action_mask": (self._mask if acting else self._no_mask).copy()}
+
+    def _seat(self, agent: str) -> int:
+        if self.game_state is None:
+            raise ValueError("reset() the env before asking for an observation")
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            agents = ", ".join(self.possible_agents)
+            raise ValueError(f"{agent!r} is not an agent of this table; agents: {agents}") from None
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.game_state is not None and self.agent_selection not in self.agents:
+            raise ValueError("the game is over and every agent has stepped out: nothing is last; reset() to play again")
+        return super().last(observe)
 
     def action_masks(self) -> np.ndarray:
         """Mask of the acting agent (what sb3-contrib's MaskablePPO asks for)."""
@@ -161,6 +179,11 @@ class BoardGameEnv(AECEnv):
         return list(self._legal_ids)
 
     def step(self, action: int | None) -> None:
+        if self.game_state is None:
+            raise ValueError("reset() the env before stepping it")
+        if not self.agents:  # PettingZoo's documented answer: a warning, and nothing happens
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -169,15 +192,16 @@ class BoardGameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        try:
-            action_id = operator.index(action)
-        except TypeError:
-            action_id = None
+        action_id = _action_id(action)
         # the mask answers "is it legal?" in O(1); ids outside 0..n-1 never are
         if action_id is None or not (0 <= action_id < self._num_actions and self._mask[action_id]):
             self._illegal(agent, action)
         else:
             engine_action = self.game.id_to_action(self.game_state, action_id, seat)
+            self._decisions += 1
+            if self._decisions > self.game.max_decisions:
+                raise EngineLoopError(f"{self.game.name} passed {self.game.max_decisions} decisions without ending; "
+                                      f"the state: {self.game_state}")  # fmt: skip
             self.game_state.apply(engine_action, self._rng)
             self._after_transition()
         self._accumulate_rewards()
@@ -199,8 +223,8 @@ class BoardGameEnv(AECEnv):
 
     def _describe_any(self, action: Any) -> str:
         try:
-            return self.action_to_str(operator.index(action))
-        except (ValueError, TypeError):
+            return self.action_to_str(action)
+        except ValueError:
             return "not an action id"
 
     # -- text -----------------------------------------------------------------
@@ -208,8 +232,13 @@ class BoardGameEnv(AECEnv):
         """The acting seat's action ``action_id`` in words (absolute seats)."""
         if self.game_state is None or self.game_state.is_terminal():
             raise ValueError("the game is over: no seat is acting")
+        number = _action_id(action_id)
+        if number is None:
+            raise ValueError(f"{action_id!r} is not an action id (an integer 0..{self._num_actions - 1})")
+        if not 0 <= number < self._num_actions:
+            raise ValueError(f"action id {number} is outside this table's actions 0..{self._num_actions - 1}")
         seat = self._seat_of[self.agent_selection]
-        return self.game.action_to_str(self.game.id_to_action(self.game_state, int(action_id), seat))
+        return self.game.action_to_str(self.game.id_to_action(self.game_state, number, seat))
 
     def str_to_action(self, text: str) -> int:
         """Inverse of ``action_to_str`` among the acting seat's legal actions (case and spaces ignored)."""
@@ -239,6 +268,16 @@ class BoardGameEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def _action_id(action: Any) -> int | None:
+    """``action`` as an id, or None: only integers (Python's or numpy's) are ids, never a bool or a float."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):

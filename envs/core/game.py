@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,6 +19,17 @@ from envs.core.codec import Action, ActionCodec
 from envs.core.rewards import final_rewards
 
 TERMINAL = -1  # current_player() once the game is over
+
+
+class EngineLoopError(RuntimeError):
+    """An automatic loop ran past its bound: an engine bug (or a state that validation let through)."""
+
+
+def bounded(state: GameState, limit: int, what: str) -> Iterator[int]:
+    """``for _ in bounded(state, limit, "the automatic flow"): ...`` - at most ``limit`` rounds; one more
+    raises ``EngineLoopError`` naming the loop and the state it was stuck in (break out before that)."""
+    yield from range(limit)
+    raise EngineLoopError(f"{what} ran past {limit} steps without stopping; the state: {state}")
 
 
 def plain(value: Any) -> Any:
@@ -35,6 +47,9 @@ class GameState(ABC):
     """One position of a game.  Chance is drawn from the ``rng`` given to ``apply``."""
 
     num_players: int
+    # ``from_dict`` refuses every position the rules cannot reach the way ``tests/test_state_fuzz.py``
+    # checks (types, ranges, conservation, the open decision); a game sets it once its check is complete.
+    validated: ClassVar[bool] = False
 
     @abstractmethod
     def current_player(self) -> int:
@@ -109,6 +124,9 @@ class Game(ABC):
     # "num_players" (e.g. a partnership mode, or a variant preset); "slow": True
     # leaves a table to the slow suite.
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = ()
+    # Decisions in one game past which the env stops with ``EngineLoopError``: far beyond any real game
+    # (OpenSpiel's max_game_length), so that an engine that never ends cannot hang a training run.
+    max_decisions: ClassVar[int] = 100_000
     state_class: ClassVar[type[GameState]]
 
     def __init__(self, **defaults: Any) -> None:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState, plain
+from envs.core.game import TERMINAL, GameState, bounded, plain
 from envs.core.validate import (
     Bool,
     Const,
@@ -56,6 +56,10 @@ from envs.libertalia.content import (
 # Phases with decisions.  Night and the campaign's end are automatic.
 SUNRISE, PARROT, DAY, DUSK, OVER = "sunrise", "parrot", "day", "dusk", "over"
 PHASES = (SUNRISE, PARROT, DAY, DUSK, OVER)
+
+# Each step of the automatic flow ends a phase, so between two decisions it takes at most every phase
+# of the game once (four a day); twice that is its bound.
+FLOW_STEPS = 2 * CAMPAIGNS * DAYS * 4
 
 # Decisions (``pending[0]``) and the action kind each one takes.
 DECISIONS = ("play", "parrot", "recruit", "surgeon", "keep", "trade", "gunner", "booty", "sabre")
@@ -247,7 +251,9 @@ class LibertaliaState(GameState):
     # -- the automatic flow ------------------------------------------------------
     def _advance(self, rng: np.random.Generator) -> None:
         """Run automatic steps until someone must decide or the game is over."""
-        while not self.pending and self.phase != OVER:
+        for _ in bounded(self, FLOW_STEPS, "Libertalia's automatic flow"):
+            if self.pending or self.phase == OVER:
+                return
             if self.phase == SUNRISE:
                 self._sunrise()
             elif self.phase == PARROT:

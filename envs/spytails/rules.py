@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState
+from envs.core.game import TERMINAL, GameState, bounded
 from envs.core.validate import (
     Bool,
     Const,
@@ -103,6 +103,9 @@ CHARACTER_MODES = ("dealt", "chosen")
 ARMED = ("", "mimic", "mirage")  # a flipped Mimic or Mirage token waiting for its card
 GHOST_TOKEN = -1  # the card entry of a seat that used its ghost token in an operation
 LOG_LENGTH = 12
+# A round's automatic steps (forecast passes, seven operations and their end, the debriefing's steps and
+# reinforcement turns) are about twenty; no decision-free stretch spans more than every round's.
+FLOW_STEPS = 30 * MAX_ROUNDS
 _BASIC = frozenset(BASIC_DECK)
 
 
@@ -466,7 +469,9 @@ class SpytailsState(GameState):
     # -- the automatic flow ------------------------------------------------------------------------
     def _advance(self, rng: np.random.Generator) -> None:
         """Run automatic steps until someone must decide or the game is over."""
-        while not self.pending and self.phase != OVER:
+        for _ in bounded(self, FLOW_STEPS, "Spytails' automatic flow"):
+            if self.pending or self.phase == OVER:
+                return
             if self.phase == OPERATIONS_PHASE:
                 self._operations_flow(rng)
             elif self.phase == FORECAST:
@@ -779,10 +784,37 @@ class SpytailsState(GameState):
         problems = self._structure_problems()
         if not problems:
             problems = self._card_problems()
+        if not problems and self.pending:
+            problems = self._pending_problems()
         if not problems and self.pending and not self.legal_actions():
             problems.append(f"the open decision {self.pending!r} has no legal action")
         if problems:
             raise ValueError("invalid Spytails state: " + "; ".join(problems))
+
+    def _pending_problems(self) -> list[str]:
+        """The open decision is one the flow of this phase opens, for the seat whose turn it is."""
+        kind, seat = self.pending
+        if self.phase not in _DECISION_PHASES[kind]:
+            return [f"pending: {kind!r} is not a decision of the {self.phase} phase"]
+        if kind in ("reinforce", "remove"):
+            ok = self.debrief_step == REINFORCE and self.reinforce_turn < 2 * self.num_players
+            expected = (self.reinforce_first + self.reinforce_turn) % self.num_players if ok else None
+        elif kind == "repay":
+            waiting = [s for s in self.order(self.start)
+                       if not self.repay_done[s] and self.leverage[s] and self.influence[s] >= LEVERAGE_VALUE]
+            expected = waiting[0] if self.debrief_step == REPAY and waiting else None
+        elif kind == "character":
+            waiting = [s for s in self.order(self.start) if self.characters[s] < 0]
+            expected = waiting[0] if waiting else None
+        elif self.phase == FORECAST:
+            waiting = [s for s in self.order(self.start) if not self.forecast_done[s]]
+            expected = waiting[0] if waiting else None
+        else:  # a play, or a token's decision in the middle of one
+            full = len(self.trick) >= self.num_players
+            expected = None if full else (self.leader + len(self.trick)) % self.num_players
+        if seat != expected:
+            return [f"pending: seat {seat} is not the one to decide {kind!r} now (seat {expected})"]
+        return []
 
     def _structure_problems(self) -> list[str]:
         n = self.num_players
@@ -823,8 +855,8 @@ class SpytailsState(GameState):
             problems.append(f"operation {self.operation}, trick or start token out of range")
         if not self.round <= self.last_round <= max(map(rounds_for, (2, 3, 4))) - 1 + self.extra_rounds:
             problems.append(f"round {self.round} of {self.last_round + 1} with {self.extra_rounds} extra")
-        if len(self.round_ops) > self.operation:
-            problems.append(f"round_ops holds {len(self.round_ops)} operations, {self.operation} are finished")
+        if len(self.round_ops) > self.operation or sum(self.won) > self.operation:
+            problems.append(f"round_ops and won count more operations than the {self.operation} finished")
         for trick, leader in [(self.trick, self.leader)] + [(t, None) for _, t in self.round_ops]:
             first = trick[0][0] if leader is None and trick else leader
             if [p[0] for p in trick] != [(first + i) % n for i in range(len(trick))]:
@@ -923,6 +955,14 @@ class SpytailsState(GameState):
         return [(led,), tuple(s for s in range(len(SUITS)) if s != led)]
 
 
+
+# The phases in which each decision opens.
+_DECISION_PHASES = {
+    "character": (SETUP,), "bid": (FORECAST,), "stake": (FORECAST,), "revise": (FORECAST,),
+    "play": (OPERATIONS_PHASE,), "regroup": (FORECAST, OPERATIONS_PHASE), "echo_take": (FORECAST, OPERATIONS_PHASE),
+    "echo_give": (FORECAST, OPERATIONS_PHASE), "reinforce": (DEBRIEFING,), "remove": (DEBRIEFING,),
+    "repay": (DEBRIEFING,),
+}  # fmt: skip
 
 # -- what a saved state may hold --------------------------------------------------------------------------
 MAX_PLAYERS = 4

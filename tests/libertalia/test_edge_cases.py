@@ -274,3 +274,19 @@ def test_french_officer_at_eight_gains_and_at_nine_does_not():
     s = make_state(hands=[[10, SPARE], [10], [10]], doubloons=[8, 9, 10])
     play(s, 10, 10, 10)
     assert s.doubloons == [13, 9, 10]
+
+
+def test_a_flow_that_never_reaches_a_decision_is_stopped_with_its_state(monkeypatch):
+    import numpy as np
+    import pytest
+
+    from envs.core.game import EngineLoopError
+    from envs.libertalia.rules import FLOW_STEPS, LibertaliaState, new_game
+
+    state = new_game(3, np.random.default_rng(0))
+    monkeypatch.setattr(LibertaliaState, "_sunrise", lambda self: None)  # a bug: sunrise never moves on
+    state.pending = []
+    stuck = f"Libertalia's automatic flow ran past {FLOW_STEPS} steps without stopping; the state: {{"
+    stuck += r".*\"game\":\"libertalia\""
+    with pytest.raises(EngineLoopError, match=stuck):
+        state._advance(np.random.default_rng(0))

@@ -148,3 +148,19 @@ def test_chosen_characters_are_a_setup_decision_from_the_start_player():
 
 def test_the_special_deck_holds_71_cards():
     assert len(SPECIAL_DECK) == 71
+
+
+def test_a_flow_that_never_reaches_a_decision_is_stopped_with_its_state(monkeypatch):
+    import numpy as np
+    import pytest
+
+    from envs.core.game import EngineLoopError
+    from envs.spytails.rules import FLOW_STEPS, SpytailsState, new_game
+
+    state = new_game(3, np.random.default_rng(0))
+    monkeypatch.setattr(SpytailsState, "_forecast_flow", lambda self: None)  # a bug: the forecast never ends
+    state.pending = []
+    stuck = f"Spytails' automatic flow ran past {FLOW_STEPS} steps without stopping; the state: {{"
+    stuck += r".*\"game\":\"spytails\""
+    with pytest.raises(EngineLoopError, match=stuck):
+        state._advance(np.random.default_rng(0))
