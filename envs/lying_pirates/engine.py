@@ -51,7 +51,8 @@ class Stage:
     decisions: Mapping[str, Decision] = field(default_factory=dict)
 
 
-def _table(*parts: Mapping[str, tuple]) -> dict[str, Stage]:
+def make_table(*parts: Mapping[str, tuple]) -> dict[str, Stage]:
+    """One table from the modules' ``STAGES``: name -> (frame, step, {decision: (legal, on)})."""
     table: dict[str, Stage] = {}
     for part in parts:
         for name, (frame, step, decisions) in part.items():
@@ -61,7 +62,7 @@ def _table(*parts: Mapping[str, tuple]) -> dict[str, Stage]:
     return table
 
 
-STAGES = _table(
+STAGES = make_table(
     setup_steps.STAGES,
     betting_phase.STAGES,
     sailing.STAGES,
@@ -94,13 +95,15 @@ def frame_from_dict(data: dict[str, Any]) -> Frame:
     return STAGES[stage].frame(**data)
 
 
-def _check_table() -> None:
-    """Every frame's first stage is declared with that frame; every decision the codec knows is opened
-    somewhere, and none it does not know."""
-    opened = set()
-    for name, stage in STAGES.items():
-        if STAGES.get(stage.frame.first, stage).frame is not stage.frame or stage.frame.first not in STAGES:
-            raise AssertionError(f"stage {name!r}: its frame {stage.frame.__name__} starts at an undeclared stage")
+def check_table(table: Mapping[str, Stage]) -> None:
+    """Every frame starts at a stage declared with that frame; every decision the codec knows is opened
+    by some stage, and none it does not know."""
+    opened: set[str] = set()
+    for name, stage in table.items():
+        first = table.get(stage.frame.first)
+        if first is None or first.frame is not stage.frame:
+            raise AssertionError(f"stage {name!r}: its frame {stage.frame.__name__} starts at {stage.frame.first!r}, "
+                                 "not a stage of that frame")  # fmt: skip
         unknown = set(stage.decisions) - ALL_DECISIONS
         if unknown:
             raise AssertionError(f"stage {name!r} opens decisions the codec does not know: {sorted(unknown)}")
@@ -109,4 +112,4 @@ def _check_table() -> None:
         raise AssertionError(f"decisions no stage opens: {sorted(ALL_DECISIONS - opened)}")
 
 
-_check_table()
+check_table(STAGES)
