@@ -152,7 +152,7 @@ function drawTable(view) {
   $("#play-title").textContent = `${view.title} — ${view.num_players} players, you are P${view.seat}`;
   $("#status").innerHTML = `${esc(view.board.status)}${view.board.decision ? ` · <b>${esc(view.board.decision)}</b>` : ""}`
     + ` <span class="quiet">seed ${view.seed}${Object.keys(view.options).length ? `, options ${esc(JSON.stringify(view.options))}` : ""}</span>`;
-  const ctx = { glossary: game.glossary, labels: view.labels, seat: view.seat, viewer: view.over ? null : view.seat };
+  const ctx = { glossary: game.glossary, labels: view.labels, seat: view.seat, you: view.seat };
   $("#board").innerHTML = Boards.draw(view.env, view.board, ctx);
   drawMoves(view);
   drawLog("#log", view.log, view.labels);
@@ -274,7 +274,7 @@ function drawReplay(view) {
   $("#replay-status").innerHTML = `${esc(view.board.status)} <span class="quiet">${esc(view.source)}, seed ${view.seed}</span>`;
   $("#replay-step").textContent = `move ${view.step} of ${view.steps}`;
   $("#replay-coming").textContent = view.next ? `next: ${view.next}` : "final position";
-  const ctx = { glossary: game.glossary, labels: view.labels, seat: view.viewer, viewer: view.viewer };
+  const ctx = { glossary: game.glossary, labels: view.labels, seat: view.viewer, you: null };
   $("#replay-board").innerHTML = Boards.draw(view.env, view.board, ctx);
   drawLog("#replay-log", view.log, view.labels);
   const result = $("#replay-result");

@@ -1,5 +1,7 @@
-// Per-game boards: each draws the JSON board of one seat's view as HTML/SVG. An element a move can be
-// taken on carries data-key (the server's move "target"); app.js makes it clickable when it is legal.
+// Per-game boards: each draws the JSON board of one seat's view as HTML/SVG.  An element a move can be taken
+// on carries data-key (the server's move "target"); app.js makes it clickable when it is legal.  ctx holds the
+// glossary (rules text), the seat labels, seat (whose pieces are framed as one's own) and you (the human's
+// seat; null in a replay).
 "use strict";
 
 function esc(value) {
@@ -31,7 +33,7 @@ const Boards = (() => {
 
   function seatName(ctx, s) {
     const label = ctx.labels[s];
-    return `P${s}${s === ctx.seat && label === "you" ? " (you)" : ` (${esc(label)})`}`;
+    return `P${s}${s === ctx.you ? " (you)" : ` (${esc(label)})`}`;
   }
 
   function bidList(bids, name) {
@@ -150,7 +152,7 @@ const Boards = (() => {
 
   function lyingPirates(b, ctx) {
     const g = ctx.glossary;
-    const cname = (c) => (b.captains[c].phantom ? "Phantom" : `C${c}${c === ctx.seat ? " (you)" : ""}`);
+    const cname = (c) => (b.captains[c].phantom ? "Phantom" : `C${c}${c === ctx.you ? " (you)" : ""}`);
     const n = b.slots.length;
     const tiles = b.slots.map((s) => {
       const angle = (2 * Math.PI * s.slot) / n - Math.PI / 2;
