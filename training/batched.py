@@ -102,7 +102,7 @@ class BatchedConfig:
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
     anneal_lr: bool = field(default=False, metadata={"help": "lower the learning rate linearly to 0 at total_steps"})
     target_kl: float | None = field(default=None, metadata={"help": "stop an update after the epoch whose mean "
-                                                                    "approximate KL passes this (none: no stop)"})
+                                                                    "approximate KL passes this (default: no stop)"})
     n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout (two: the update then "
                                                       "costs about what playing the rollout does)"})  # fmt: skip
     minibatch_size: int = field(default=256, metadata={"help": "minibatch size"})

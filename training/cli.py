@@ -214,7 +214,9 @@ def _add_config_options(parser: argparse.ArgumentParser, *config_classes: type, 
             helps.setdefault(f.name, (kind, f.metadata["help"]))
     for name, defaults in seen.items():
         kind, text = helps[name]
-        if len({str(shown) for _, shown in defaults}) == 1:
+        if all(shown is None for _, shown in defaults):
+            pass  # the help says what no value means
+        elif len({str(shown) for _, shown in defaults}) == 1:
             text += f" (default: {defaults[0][1]})"
         else:
             text += " (default: " + "; ".join(f"{TRAINER_OF.get(c, c)}: {shown}" for c, shown in defaults) + ")"

@@ -300,3 +300,23 @@ def test_cli_options_for_annealing_and_the_kl_stop(tmp_path):
     assert config["anneal_lr"] is True and config["target_kl"] == 0.02
     rows = list(csv.DictReader((out / "progress.csv").open()))
     assert float(rows[0]["learning_rate"]) == pytest.approx(3e-4) and int(rows[0]["epochs"]) == 1
+
+
+def test_a_run_of_the_old_format_resumes_in_the_new(old_checkpoint, tmp_path):
+    import dataclasses
+    import shutil
+
+    from agents.policy import checkpoint_paths
+
+    path, _ = old_checkpoint
+    out = tmp_path / "run"
+    (out / "checkpoints").mkdir(parents=True)
+    for src in checkpoint_paths(path):
+        shutil.copy(src, out / "checkpoints" / src.name)
+    config = BatchedConfig("liars_dice_v0", trunk=32, net_arch=[16], num_games=4, rollout_steps=64, eval_games=0,
+                           opponents=["random"], checkpoint_every=64, out=str(out))  # fmt: skip
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config)))
+    assert main(["selfplay", "liars_dice_v0", "--resume", "--total-steps", "128", "--out", str(out),
+                 "--no-progress"]) == 0
+    final = read_sidecar(out / "final.zip", "liars_dice_v0")
+    assert final["steps"] >= 128 and final["network"]["trunk"] == 32
