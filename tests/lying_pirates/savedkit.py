@@ -1,13 +1,14 @@
 """Saved Lying Pirates states and game records kept from earlier engines, and how they were made.
 
 ``data/states.json.gz`` holds states saved with ``to_dict()`` at random points of random games, sixteen per
-option table of ``LyingPiratesGame.test_configs``; ``data/records.json.gz`` holds whole games recorded with
-``arena.records``.  Beside each one lies what that engine did with it: the legal action ids and a digest of
-every seat's observation at the saved point, then the same for the acting seat at each step of a seeded
-random continuation (``play_on``).  A later engine must load them and play on identically.
+option table of ``LyingPiratesGame.test_configs``; ``data/finished.json.gz`` two finished games per table;
+``data/records.json.gz`` whole games recorded with ``arena.records``.  Beside each one lies what that
+engine did with it: the legal action ids and a digest of every seat's observation at the saved point,
+then the same for the acting seat at each step of a seeded random continuation (``play_on``).  A later
+engine must load them and play on identically.
 
-Made with ``python -m tests.lying_pirates.savedkit`` on the engine of commit 805123d (format version 0:
-the work records as plain dicts resumed by ``"then"`` names).
+Made with ``python -m tests.lying_pirates.savedkit`` on the engine of commit 805123d (format 0: the work
+records as plain dicts resumed by ``"then"`` names); run on a later engine it saves that engine's format.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from envs.core.game import Game, GameState
 from envs.lying_pirates.env import LyingPiratesGame
 
 DATA = Path(__file__).parent / "data"
-STATES, RECORDS = DATA / "states.json.gz", DATA / "records.json.gz"
+STATES, RECORDS, FINISHED = DATA / "states.json.gz", DATA / "records.json.gz", DATA / "finished.json.gz"
 PLAY_ON = 60  # steps of the seeded continuation after a saved point
 ENV = "lying_pirates_v0"
 COMMON = ("bet", "window", "reroll", "effect", "catchup")  # the steps a game spends most of its decisions in
@@ -99,6 +100,22 @@ def _saved_states(per_table: int = 16) -> list[dict[str, Any]]:
     return items
 
 
+def _finished_states(games: int = 2) -> list[dict[str, Any]]:
+    """Games played to their end (the work in progress when they ended stays in the last observation)."""
+    items = []
+    for t, config in enumerate(LyingPiratesGame.test_configs):
+        options = table_options(config)
+        game = envs.game(ENV, **options)
+        rng = np.random.default_rng(2000 + t)
+        for _ in range(games):
+            state = game.new_state(config["num_players"], rng)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.integers(len(legal)))], rng)
+            items.append({"table": t, "options": options, "state": state.to_dict(), "seen": seen(game, state)})
+    return items
+
+
 def _records(games: int = 2) -> list[dict[str, Any]]:
     """Whole games through the raw env (random legal ids), every table, with the acting seat's
     observation digest at each step."""
@@ -127,3 +144,4 @@ def _records(games: int = 2) -> list[dict[str, Any]]:
 if __name__ == "__main__":
     _save_data(STATES, _saved_states())
     _save_data(RECORDS, _records())
+    _save_data(FINISHED, _finished_states())

@@ -6,9 +6,10 @@ import pytest
 
 import envs
 from arena.records import replay
-from tests.lying_pirates.savedkit import ENV, RECORDS, STATES, digest, load_data, play_on, seen
+from tests.lying_pirates.savedkit import ENV, FINISHED, RECORDS, STATES, digest, load_data, play_on, seen
 
 SAVED = load_data(STATES)
+FINISHED_GAMES = load_data(FINISHED)
 RECORDED = load_data(RECORDS)
 
 
@@ -18,6 +19,13 @@ def test_saved_state_loads_and_plays_on(item):
     state = game.state_from_dict(item["state"])
     assert seen(game, state) == item["seen"]
     assert play_on(game, state, item["seed"]) == item["play_on"]
+
+
+@pytest.mark.parametrize("item", FINISHED_GAMES, ids=lambda item: f"t{item['table']}")
+def test_finished_game_loads_with_its_last_observations(item):
+    game = envs.game(ENV, **item["options"])
+    state = game.state_from_dict(item["state"])
+    assert state.is_terminal() and seen(game, state) == item["seen"]
 
 
 @pytest.mark.parametrize("item", RECORDED, ids=lambda item: f"t{item['table']}-seed{item['record']['seed']}")
