@@ -195,6 +195,9 @@ def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False,
     console.print(f"{record['env']}, {record['num_players']} players, seed {record['seed']}, options "
                   f"{record['env_options']}, {len(record['actions'])} actions; view: "
                   f"{'everything' if seat is None else f'P{seat}'}", markup=False)  # fmt: skip
+    note = records.proof_note(record)
+    if note:
+        console.print(note, markup=False)
     state_seen: list[str] = []
 
     def on_step(env: Any, s: int, action: int, text: str) -> None:
