@@ -190,6 +190,7 @@ def test_a_refused_move_cannot_be_made(page: Page) -> None:
     state = page.evaluate("window.bidbluff.state.table")
     assert offered == {m["id"] for m in state["moves"]}
     illegal = next(a for a in range(409) if a not in offered)
+    assert "wild dice count too" in page.get_attribute("#moves .group.bid .label", "title")  # rules text
     # a move sent anyway is refused by the server, said on the page, and changes nothing
     before = drawn(page)
     page.evaluate(f"window.bidbluff.sendMove({illegal})")

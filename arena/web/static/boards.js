@@ -237,11 +237,11 @@ const Boards = (() => {
           rows.get(m.args[0]).push(m);
         }
         const title = kind === "bid" ? "Bet: at least q dice show" : "Call “exactly”";
-        out.push(`<div class="group ${kind}"><div class="label">${title}</div><table class="grid">${[...rows].map(([q, ms]) =>
+        out.push(`<div class="group ${kind}"><div class="label" title="${esc(glossary.calls[kind])}">${title}</div><table class="grid">${[...rows].map(([q, ms]) =>
           `<tr><th>${q}×</th>${ms.map((m) => `<td><button class="move" data-action="${m.id}" title="${esc(m.text)}">${die(m.args[1])}</button></td>`).join("")}</tr>`).join("")}</table></div>`);
       } else {
         out.push(`<div class="group ${kind}">${list.map((m) => `<button class="move ${kind === "liar" ? "call" : ""}" data-action="${m.id}"
-          title="${esc(moveTitle(env, m, glossary))}">${kind === "liar" ? "Liar!" : esc(m.text)}</button>`).join("")}</div>`);
+          title="${esc(kind === "liar" ? glossary.calls.liar : moveTitle(env, m, glossary))}">${kind === "liar" ? "Liar!" : esc(m.text)}</button>`).join("")}</div>`);
       }
     }
     return out.join("");

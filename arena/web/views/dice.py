@@ -17,6 +17,14 @@ def die_text(kind: int) -> str:
 
 
 DICE_GLOSSARY = {str(int(kind)): {"name": DIE_NAMES[kind], "text": die_text(kind)} for kind in Die}
+# The calls as the betting rules judge them (envs/lying_pirates/betting.py).
+CALLS_GLOSSARY = {
+    "bid": "a bet that at least this many dice, over every cup, show this face (wild dice count too)",
+    "liar": "Liar!: the last bet is false.  If the dice hold it, the caller loses and the bettor wins; if not, "
+    "the caller wins and the bettor loses.  The others survive.",
+    "exact": "exactly: the dice show exactly this many.  Right: the caller wins and every other captain loses.  "
+    "Wrong: the caller loses, the last bettor wins, the others survive.",
+}
 
 
 def cup(dice: list[list[int]], shown: bool) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.web.views.common import Option
-from arena.web.views.dice import DICE_GLOSSARY, bids, call_words, cup, outcome
+from arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup, outcome
 from envs.core.codec import Action
 from envs.liars_dice.game import PRESETS, BettingGameState
 from envs.lying_pirates.dice import DIE_NAMES, SPECIALS
@@ -18,11 +18,7 @@ OPTIONS = (
            "classic: OpenSpiel's rules"),
 )  # fmt: skip
 HIDDEN_KINDS: dict[str, str] = {}  # every bet and call is said aloud
-GLOSSARY = {
-    "dice": DICE_GLOSSARY,
-    "calls": {"liar": "Liar!: the last bet is false; if it holds, the caller loses, else the bettor does",
-              "exact": "exactly: the count is exactly this bet; right, the caller wins, wrong, the caller loses"},
-}  # fmt: skip
+GLOSSARY = {"dice": DICE_GLOSSARY, "calls": CALLS_GLOSSARY}
 
 
 def board(state: BettingGameState, seat: int | None) -> dict[str, Any]:

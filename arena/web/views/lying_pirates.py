@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from arena.web.views.common import Option, plural
-from arena.web.views.dice import DICE_GLOSSARY, bids, call_words, cup
-
-if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+from arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup
 from envs.core.codec import Action
 from envs.lying_pirates.content import (
     ALL_TILES,
@@ -24,6 +21,9 @@ from envs.lying_pirates.content import (
 )
 from envs.lying_pirates.dice import DIE_NAMES
 from envs.lying_pirates.merchants import Encounter
+
+if TYPE_CHECKING:
+    from envs.lying_pirates.state import LyingPiratesState as State
 
 TITLE = "Lying Pirates"
 OPTIONS = (
@@ -90,15 +90,13 @@ GLOSSARY = {
     "towns": list(TOWNS),
     "influence": [{"name": k.name, "text": f"influence card of {k.name}"} for k in INFLUENCE],
     "dice": DICE_GLOSSARY,
+    "calls": CALLS_GLOSSARY,
 }
 
 
 def _plain(part: Any) -> dict[str, Any] | None:
-    """A piece of the position in progress (a battle, a reroll, a tile's roll) as a dict, whether the engine
-    holds it as a dict or as a dataclass."""
-    if part is None:
-        return None
-    return dict(part) if isinstance(part, dict) else dict(vars(part))
+    """A frame of the position in progress (a battle, a reroll, a tile's roll) as a dict of its fields."""
+    return None if part is None else dict(vars(part))
 
 
 def name(state: State, c: int) -> str:
