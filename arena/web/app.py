@@ -157,7 +157,12 @@ def create_app(records_dir: str | Path | None = None) -> Starlette:
         table = table_of(request)
         if table is None:
             return error("no such table (it may have been closed)", 404)
-        return JSONResponse({"id": request.path_params["key"], **table.view()})
+
+        def look() -> dict[str, Any]:
+            with table.lock:  # not half-way through a move
+                return table.view()
+
+        return JSONResponse({"id": request.path_params["key"], **await run_in_threadpool(look)})
 
     async def move(request: Request) -> Response:
         table = table_of(request)
