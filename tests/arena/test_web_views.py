@@ -179,3 +179,24 @@ def test_a_replay_checks_its_steps_and_seats() -> None:
     hidden = replay.view(0, 1)["board"]["cups"][0]["dice"]
     assert hidden[0]["face"] is None
     assert replay.view(0, None)["board"]["cups"][0]["dice"][0]["face"] is not None
+
+
+def test_every_die_a_lying_pirates_reroll_asks_about_is_on_the_board() -> None:
+    """The terminal asked 'reroll or keep?' about dice it never drew: the board shows each one."""
+    from arena.web.views import lying_pirates
+
+    asked = set()
+    for seed in range(6):
+        for env in positions("lying_pirates_v0", 3, {"merchant_ships": True}, seed=seed, every=1):
+            state = env.game_state
+            if not state.pending or state.pending[0] != "reroll":
+                continue
+            seat = state.pending[1]
+            board = lying_pirates.board(state, seat)
+            die = board["reroll"]["die"]
+            asked.add(die)
+            shown = {"sail": board["sail_die"] > 0, "pt": board["pt"] is not None,
+                     "battle": board["rolls"] is not None and board["rolls"]["rolls"][seat] >= 0,
+                     "encounter": board["encounter"] is not None and board["encounter"]["roll"] >= 0}  # fmt: skip
+            assert shown[die], (die, board)
+    assert {"sail", "battle", "pt"} <= asked
