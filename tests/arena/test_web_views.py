@@ -200,3 +200,14 @@ def test_every_die_a_lying_pirates_reroll_asks_about_is_on_the_board() -> None:
                      "encounter": board["encounter"] is not None and board["encounter"]["roll"] >= 0}  # fmt: skip
             assert shown[die], (die, board)
     assert {"sail", "battle", "pt"} <= asked
+
+
+def test_every_open_decision_is_worded() -> None:
+    from arena.web.views import libertalia, lying_pirates, spytails
+    from envs.libertalia.rules import DECISIONS as LIBERTALIA
+    from envs.lying_pirates.rules import ALL_DECISIONS as LYING_PIRATES
+    from envs.spytails.rules import DECISIONS as SPYTAILS
+
+    assert set(libertalia.DECISIONS) == set(LIBERTALIA)
+    assert set(lying_pirates.DECISIONS) == set(LYING_PIRATES)
+    assert set(spytails.DECISIONS) == set(SPYTAILS)

@@ -26,7 +26,7 @@ def board(state: BettingGameState, seat: int | None) -> dict[str, Any]:
     over = r.outcome is not None
     return {
         "status": f"{state.num_players} captains, {r.dice_in_play} dice in play",
-        "decision": "" if over else f"P{r.current} to bet or call",
+        "decision": "" if over else f"P{r.current}: bet or call",
         "wild": r.rules.wild,
         "faces": list(r.rules.faces),
         "cups": [{"seat": s, "dice": cup(dice, seat is None or seat == s or over)} for s, dice in r.cups.items()],

@@ -20,6 +20,18 @@ from envs.libertalia.rules import OVER, LibertaliaState
 
 TITLE = "Libertalia"
 OPTIONS = ()
+# What each open decision asks, for the line over the board.
+DECISIONS = {
+    "play": "choose a character to play face down",
+    "parrot": "choose the character that takes the Parrot's place",
+    "recruit": "the Recruiter: take a character from your den back into your hand",
+    "surgeon": "the Surgeon: take a discarded character back into your hand",
+    "keep": "the Preacher: choose the one booty token you keep",
+    "trade": "the Merchant: sell identical booty tokens",
+    "gunner": "the Gunner: choose a character to discard from any den",
+    "booty": "take a booty token",
+    "sabre": "the sabre: choose a character to discard from a neighbour's den",
+}
 HIDDEN_KINDS = {"play": "puts a character face down", "surgeon": "takes a discarded character back, unseen"}
 _BOOTY_TEXT = {
     "map": f"a set of three maps scores {MAP_SET_VALUE}",
@@ -39,7 +51,7 @@ def board(state: LibertaliaState, seat: int | None) -> dict[str, Any]:
     decision = ""
     if state.pending:
         kind, who = state.pending
-        decision = f"P{who} ({COLOURS[who]}) to decide: {kind}"
+        decision = f"P{who} ({COLOURS[who]}): {DECISIONS[kind]}"
     seats = []
     for s in range(n):
         own = seat is None or seat == s

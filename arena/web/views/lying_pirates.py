@@ -35,6 +35,30 @@ OPTIONS = (
     Option("variants", "multi", [], tuple(v.name for v in VARIANTS), "variant cards in play"),
     Option("merchant_ships", "bool", False, (), "Merchant and Navy ships on the map"),
 )  # fmt: skip
+# What each open decision asks, for the line over the board.
+DECISIONS = {
+    "place": "place a tile on the map",
+    "draft": "pass a card in the draft",
+    "bet": "bet or call",
+    "reroll": "reroll the die for a coin, or keep it",
+    "window": "play an action card, or pass",
+    "target": "choose the target",
+    "react": "play a reaction card, or let the attack through",
+    "catchup": "catch up (a crew die for a tile), or stop",
+    "buy_crew": "buy crew for the final battle, or pass",
+    "final": "the final battle: play a card, or pass",
+    "captain": "choose a captain coaster",
+    "town_place": "put a town under a tile",
+    "town_choose": "choose your town",
+    "influence_return": "give back an influence card",
+    "influence_town": "choose the town of your influence card",
+    "influence_mode": "attack the town or take its bonus",
+    "cargo": "choose the cargo to lose",
+    "bomb": "choose whom the Mayor die's bomb hits",
+    "card_return": "choose the drawn card to give back",
+    "merchant": "the Merchant Ship: barter, raid, or pass",
+    "loot": "the raid's loot: a card and a coin, or coins",
+}
 HIDDEN_KINDS = {"pick": "passes a card in the draft", "return_card": "keeps one of two drawn cards",
                 "return_influence": "gives back an influence card"}  # fmt: skip
 
@@ -105,7 +129,7 @@ def name(state: State, c: int) -> str:
 
 def board(state: State, seat: int | None) -> dict[str, Any]:
     x = state.ext
-    decision = f"{name(state, state.pending[1])} to decide: {state.pending[0]}" if state.pending else ""
+    decision = f"{name(state, state.pending[1])}: {DECISIONS[state.pending[0]]}" if state.pending else ""
     lap = state.lap
     slots = []
     for slot, tile in enumerate(state.slots):

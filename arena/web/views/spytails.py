@@ -32,6 +32,20 @@ OPTIONS = (
     Option("forecast_mode", "choice", "sequential", FORECAST_MODES, "simultaneous: forecasts hidden until locked"),
     Option("characters", "choice", "dealt", CHARACTER_MODES, "chosen: each seat picks its character"),
 )  # fmt: skip
+# What each open decision asks, for the line over the board.
+DECISIONS = {
+    "character": "choose a character",
+    "bid": "forecast how many operations you will win",
+    "stake": "stake influence on the forecast",
+    "revise": "keep or change the forecast",
+    "play": "play to the operation",
+    "regroup": "choose the cards to regroup away",
+    "echo_take": "Echo: take a card from your discard pile",
+    "echo_give": "Echo: put a card from your hand on your discard pile",
+    "reinforce": "take a reinforcement",
+    "remove": "remove a card for good, or none",
+    "repay": "repay leverage, or keep it",
+}
 HIDDEN_KINDS = {
     "bid": "makes a hidden forecast",
     "stake": "stakes a hidden forecast",
@@ -62,7 +76,7 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
     decision = ""
     if state.pending:
         kind, who = state.pending
-        decision = f"{state.who(who)} to decide: {kind}" + (f" ({state.armed} power flipped)" if state.armed else "")
+        decision = f"{state.who(who)}: {DECISIONS[kind]}" + (f" ({state.armed} power flipped)" if state.armed else "")
     in_operation = state.phase == OPERATIONS_PHASE
     seats = []
     for s in range(state.num_players):
