@@ -129,3 +129,15 @@ def test_a_record_that_does_not_replay_is_refused(client: TestClient, tmp_path) 
     text = tmp_path / "not.json"
     text.write_text("hello")
     assert "not a game record" in client.post("/api/replays", json={"path": str(text)}).json()["error"]
+
+
+def test_every_kind_of_opponent_sits_at_a_table(client: TestClient, tmp_path) -> None:
+    """shipped, heuristic, IS-MCTS, random and a checkpoint given by its path, at one table."""
+    import agents
+
+    path = str(agents.shipped_path("liars_dice_v0"))
+    body = {"env": "liars_dice_v0", "num_players": 6, "seat": 5, "seed": 2,
+            "opponents": ["shipped", "heuristic", "ismcts:5", "random", path]}  # fmt: skip
+    view = client.post("/api/tables", json=body).json()
+    assert view["labels"] == ["shipped", "heuristic", "ismcts:5", "random", path, "you"]
+    assert finish(client, view)["over"]
