@@ -1,6 +1,6 @@
 """Batched self-play PPO: every seat learns, one forward pass per step for all games.
 
-``bidbluff selfplay <env> --trainer batched``.  Where the stable-baselines3 path
+``bidbluff selfplay <env>`` (the default ``--trainer batched``).  Where the stable-baselines3 path
 (``training.train``) puts one learner in one seat and steps opponents inside
 the env, this trainer runs ``num_games`` games in one process and lets the
 learning policy play every seat (parameter sharing; each seat sees only its own
@@ -9,12 +9,14 @@ observations of all games waiting on a network and runs one forward pass per
 network: so inference is batched, and every decision of every seat is a
 training sample.
 
-A fraction ``pool_fraction`` of the seats (drawn per game) goes to **pool
-opponents** instead: the ``--opponents`` baselines (heuristic, random, ...) and
-the newest ``pool_max`` snapshots of the learner, weighted by difficulty as in
-prioritised fictitious self-play (``(1 - w) ** pfsp_power``, ``w`` the
-learner's smoothed win rate against that opponent).  Every checkpoint becomes a
-snapshot.
+A fraction ``pool_fraction`` of the seats (drawn per game) goes to the
+**league** (``training.league``) instead: the ``--opponents`` baselines
+(heuristic, random, ...) and the newest ``pool_max`` snapshots of the learner,
+weighted by difficulty as in prioritised fictitious self-play
+(``(1 - w) ** pfsp_power``, ``w`` the learner's smoothed win rate against that
+opponent).  Every checkpoint becomes a snapshot, played by a frozen copy of the
+network.  SIGINT or SIGTERM end a run after the current step or minibatch with
+a checkpoint and ``final.zip`` (see ``training.train``).
 
 Advantages are computed per seat on that seat's own decision sequence (GAE over
 the decisions one seat took in one game; the final reward lands on its last

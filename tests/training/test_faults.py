@@ -30,7 +30,8 @@ SELFPLAY_SB3 = ["selfplay", "liars_dice_v0", "--trainer", "sb3", "--baseline-eva
 
 
 @pytest.mark.parametrize(("args", "sig"), [(BATCHED, signal.SIGINT), (TRAIN, signal.SIGTERM),
-                                           (SELFPLAY_SB3, signal.SIGINT)], ids=["batched", "train", "sb3-selfplay"])
+                                           pytest.param(SELFPLAY_SB3, signal.SIGINT, marks=pytest.mark.slow)],
+                         ids=["batched", "train", "sb3-selfplay"])  # fmt: skip
 def test_a_signal_saves_a_checkpoint_and_final_then_exits_130(args, sig, tmp_path):
     out = tmp_path / "run"
     command = [sys.executable, "-m", "training.cli", *args, "--total-steps", "100000000", "--out", str(out)]
