@@ -810,7 +810,7 @@ class SpytailsState(GameState):
             waiting = [s for s in self.order(self.start) if not self.forecast_done[s]]
             expected = waiting[0] if waiting else None
         else:  # a play, or a token's decision in the middle of one
-            full = len(self.trick) >= self.num_players
+            full = len(self.trick) >= self.num_players or self.operation >= OPERATIONS
             expected = None if full else (self.leader + len(self.trick)) % self.num_players
         if seat != expected:
             return [f"pending: seat {seat} is not the one to decide {kind!r} now (seat {expected})"]
