@@ -238,11 +238,13 @@ class CsvLog:
         self.path, self.columns = path, columns
         self.seconds = 0.0
         rows: list[dict[str, str]] = []
-        if up_to_step is not None and path.exists():
+        cut = up_to_step is not None and path.exists()
+        if cut:
             with path.open(newline="") as f:
-                rows = [row for row in csv.DictReader(f) if _int(row.get("step")) <= up_to_step]
+                rows = [row for row in csv.DictReader(f)  # (a line cut short by a crash lacks fields: dropped)
+                        if None not in row.values() and _int(row.get("step")) <= up_to_step]
             self.seconds = max((_float(row.get("seconds")) for row in rows), default=0.0)
-        if rows or not path.exists() or path.stat().st_size == 0:
+        if cut or not path.exists() or path.stat().st_size == 0:
             def write(tmp: Path) -> None:
                 with tmp.open("w", newline="") as f:
                     writer = csv.writer(f)
@@ -264,7 +266,7 @@ def _int(text: str | None) -> int:
     try:
         return int(text or "")
     except ValueError:
-        return 1 << 62  # a row without a readable step (a line cut short by a crash) is dropped
+        return 1 << 62  # a row without a readable step is dropped
 
 
 def _float(text: str | None) -> float:

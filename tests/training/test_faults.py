@@ -116,3 +116,17 @@ def test_after_a_resume_progress_has_each_step_once_in_order_and_time_carries_on
     assert rows[: len(kept)] == kept  # the rows up to the checkpoint as they were
     seconds = [float(r["seconds"]) for r in rows]
     assert seconds == sorted(seconds) and seconds[len(kept)] >= seconds[len(kept) - 1]
+
+
+def test_a_log_is_cut_back_to_the_checkpoint_and_a_line_cut_short_is_dropped(tmp_path):
+    from training.train import CsvLog
+
+    path = tmp_path / "progress.csv"
+    path.write_text("step,seconds,loss\n10,1.5,0.3\n20,3.0,0.2\n30,4.5,0.1\n4")
+    log = CsvLog(path, ["step", "seconds", "loss", "epochs"], up_to_step=20)
+    assert path.read_text().splitlines() == ["step,seconds,loss,epochs", "10,1.5,0.3,", "20,3.0,0.2,"]
+    assert log.seconds == 3.0
+    log.write({"step": 30, "seconds": log.seconds + 1.0, "loss": 0.05, "epochs": 2})
+    assert path.read_text().splitlines()[-1] == "30,4,0.05,2"
+    CsvLog(path, ["step", "seconds"], up_to_step=5)
+    assert path.read_text().splitlines() == ["step,seconds"]
