@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import envs
-from envs.core.fields import Block, Field, Layout
+from envs.core.fields import Block, Field, Layout, hot
 
 LAYOUT = Layout(
     Block("seat", (Field("present"), Field("gold", scale=80), Field("cards", 3, scale=3)), count=4),
@@ -52,6 +52,8 @@ def test_views_decode_with_the_declared_scale():
     assert view.counts("bag").tolist() == [[0, 0, 0], [0, 5, 0]]
     assert view.index("day") == 3
     assert view.index("cards").tolist() == [2, -1, -1, -1]  # argmax where any bit is set
+    assert hot(view.cards[0]) == 2 and hot(view.cards[1]) == -1  # one row of a per-seat field
+    assert isinstance(view.counts("dusk"), int) and isinstance(view.decoded("dusk"), float)
 
 
 def test_views_work_on_a_batch_with_the_batch_axes_first():
@@ -76,6 +78,8 @@ def test_bad_declarations_and_observations_get_clear_errors():
         Field("a", (3, 0))
     with pytest.raises(ValueError, match="positive"):
         Field("a", scale=0)
+    with pytest.raises(ValueError, match="taken by the view"):
+        Layout(Block("b", (Field("counts"),)))
     with pytest.raises(ValueError, match="at least 1"):
         Block("b", (Field("a"),), count=0)
     with pytest.raises(ValueError, match="no observation field 'nope'"):

@@ -91,17 +91,20 @@ class LiarsDiceHeuristic(SeededAgent):
     @staticmethod
     def read(obs: np.ndarray) -> dict:
         view = LAYOUT.view(obs)
-        faces = [view.index(kind.name.lower()) for kind in SPECIALS]
-        own_specials = [(kind, face) for kind, face in zip(SPECIALS, faces, strict=True) if face >= 0]
+        own_specials = []  # (kind, face) of the special dice in the own cup
+        for kind in SPECIALS:
+            face = view.index(kind.name.lower())
+            if face >= 0:
+                own_specials.append((kind, face))
         unseen: list[int] = []  # die kinds in the other cups
-        sizes, held = view.counts("dice"), view.special_dice > 0.5
-        for rel in range(1, len(sizes)):
-            if view.present[rel] < 0.5:
+        present, sizes, held = view.present.tolist(), view.counts("dice").tolist(), view.special_dice.tolist()
+        for rel in range(1, len(present)):
+            if present[rel] < 0.5:
                 continue
-            kinds = [kind for kind, has in zip(SPECIALS, held[rel], strict=True) if has]
-            unseen += [Die.CREW] * (int(sizes[rel]) - len(kinds)) + kinds
+            kinds = [kind for kind, has in zip(SPECIALS, held[rel], strict=True) if has > 0.5]
+            unseen += [Die.CREW] * (sizes[rel] - len(kinds)) + kinds
         face = view.index("last_face")
-        last = (int(view.counts("last_quantity")), face + 1) if face >= 0 else None
+        last = (view.counts("last_quantity"), face + 1) if face >= 0 else None
         return {"crew": view.counts("crew"), "own_specials": own_specials, "unseen": unseen, "last": last}
 
     @staticmethod

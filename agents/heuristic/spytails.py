@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
+from envs.core.fields import hot
 from envs.spytails.codec import CODEC, LAYOUT
 from envs.spytails.content import (
     ACE,
@@ -128,14 +129,14 @@ class SpytailsHeuristic(SeededAgent):
         """The operation so far, in play order, and the number of seats at the table."""
         view = LAYOUT.view(obs)
         n = int((view.present > 0.5).sum())
-        places, cards = view.index("operation_order"), view.index("operation_card")
         placed = []
-        for rel in range(n):
-            if places[rel] < 0:
+        seats = zip(view.operation_order[:n], view.operation_card[:n], view.operation_flags[:n].tolist(), strict=True)
+        for order, card, flags in seats:
+            place = hot(order)
+            if place < 0:
                 continue
-            low, mimic, ghost = (bool(v > 0.5) for v in view.operation_flags[rel])
-            c = -1 if ghost else int(cards[rel])
-            placed.append((int(places[rel]), (c, low, mimic)))
+            low, mimic, ghost = (v > 0.5 for v in flags)
+            placed.append((place, (-1 if ghost else hot(card), low, mimic)))
         return [p for _, p in sorted(placed)], n
 
     # -- deciding ---------------------------------------------------------------------------------
@@ -179,8 +180,8 @@ class SpytailsHeuristic(SeededAgent):
                 options.append((i, s * 13 + ACE - 2, True))
         if not options:
             return legal[0]
-        won = int(view.index("won")[0])
-        bid = max(0, int(view.index("bid")[0]))  # no bid seen: 0
+        won = hot(view.won[0])
+        bid = max(0, hot(view.bid[0]))  # no bid seen: 0
         need = bid - won
         last = len(trick) == n - 1
         me = len(trick)

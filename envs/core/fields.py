@@ -16,6 +16,7 @@ OpenSpiel's observers::
     view.decoded("doubloons")     # float64[6]: the values in the game's units (x 80)
     view.counts("booty_days")     # int[6, 7]: decoded and rounded, for counts
     view.index("day")             # int: the one-hot's position, -1 when no bit is set
+    hot(view.colour[2])           # the same for one row of a per-seat one-hot
 
 **Views are raw**: attribute access returns numpy views of the observation
 itself (no copy; writable when ``obs`` is), holding the encoded values in
@@ -27,7 +28,7 @@ at 1 means "``scale`` or more".  Views also work on a batch (``obs`` of shape
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -103,6 +104,36 @@ class _Place:
     def start(self) -> int:
         return self.block_start + self.at
 
+    def view(self, obs: np.ndarray) -> np.ndarray:
+        """The field's values in ``obs`` (one observation or a batch) as a view."""
+        f, lead = self.field, obs.shape[:-1]
+        if self.count == 1:
+            return obs[..., self.start : self.start + f.width].reshape((*lead, *f.shape))
+        block = obs[..., self.block_start : self.block_start + self.count * self.block_size]
+        copies = block.reshape((*lead, self.count, self.block_size))  # splits the last axis: still a view
+        if not f.shape:
+            return copies[..., self.at]
+        return copies[..., self.at : self.at + f.width].reshape((*lead, self.count, *f.shape))
+
+    def slicer(self) -> Callable[[np.ndarray], np.ndarray]:
+        """``view`` for one observation in as few numpy calls as the field's shape allows (heuristics read
+        a few dozen fields per decision)."""
+        f, start, stop = self.field, self.start, self.start + self.field.width
+        if self.count == 1:
+            shape = f.shape
+            if len(shape) == 1:
+                return lambda obs: obs[start:stop]
+            return lambda obs: obs[start:stop].reshape(shape)
+        if not f.shape:  # one value per copy: a strided slice
+            last = start + (self.count - 1) * self.block_size + 1
+            step = self.block_size
+            return lambda obs: obs[start:last:step]
+        block = (self.block_start, self.block_start + self.count * self.block_size)
+        rows, at, shape = (self.count, self.block_size), self.at, (self.count, *f.shape)
+        if len(f.shape) == 1:
+            return lambda obs: obs[block[0] : block[1]].reshape(rows)[:, at : at + f.width]
+        return lambda obs: obs[block[0] : block[1]].reshape(rows)[:, at : at + f.width].reshape(shape)
+
 
 class Layout:
     """Blocks laid end to end: the whole observation vector.  Field names are unique across blocks."""
@@ -119,9 +150,14 @@ class Layout:
             for f in b.fields:
                 if f.name in self._places:
                     raise ValueError(f"field {f.name!r} is declared in two blocks")
+                if hasattr(View, f.name):
+                    raise ValueError(f"field name {f.name!r} is taken by the view's own {f.name!r}")
                 self._places[f.name] = _Place(at, b.size, b.count, b.at[f.name], f)
             at += b.count * b.size
         self.size = at
+        # one property per field on a View subclass: a plain attribute lookup, no __getattr__ fallback
+        properties = {name: property(_field_getter(place)) for name, place in self._places.items()}
+        self._view_class = type("LayoutView", (View,), {"__slots__": (), **properties})
 
     def field(self, name: str) -> Field:
         return self._place(name).field
@@ -144,7 +180,7 @@ class Layout:
         """Named views over ``obs`` (one observation, or a batch whose last axis is the observation)."""
         if obs.ndim < 1 or obs.shape[-1] != self.size:
             raise ValueError(f"an observation of this layout has {self.size} values, not shape {obs.shape}")
-        return View(self, obs)
+        return self._view_class(self, obs)
 
     def describe(self) -> str:
         """The layout as a Markdown table (the env docstrings carry it; a test checks they agree)."""
@@ -161,6 +197,17 @@ class Layout:
         return "\n".join(lines)
 
 
+def _field_getter(place: _Place) -> Callable[[View], np.ndarray]:
+    one = place.slicer()
+    batch = place.view
+
+    def get(view: View) -> np.ndarray:
+        obs = view._obs
+        return one(obs) if obs.ndim == 1 else batch(obs)
+
+    return get
+
+
 class View:
     """``view.<field>``: a numpy view of the encoded values (see the module docstring for the shapes)."""
 
@@ -171,33 +218,35 @@ class View:
         self._obs = obs
 
     def __getattr__(self, name: str) -> np.ndarray:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            place = self._layout._place(name)
-        except ValueError as unknown:
-            raise AttributeError(str(unknown)) from None
-        obs, f = self._obs, place.field
-        lead = obs.shape[:-1]
-        if place.count == 1:
-            return obs[..., place.start : place.start + f.width].reshape((*lead, *f.shape))
-        block = obs[..., place.block_start : place.block_start + place.count * place.block_size]
-        copies = block.reshape((*lead, place.count, place.block_size))  # splits the last axis: still a view
-        if not f.shape:
-            return copies[..., place.at]
-        return copies[..., place.at : place.at + f.width].reshape((*lead, place.count, *f.shape))
+        # only reached for a name that is not a field (fields are properties of the layout's View subclass)
+        fields = ", ".join(self._layout._places)
+        raise AttributeError(f"no observation field {name!r}; fields: {fields}")
 
-    def decoded(self, name: str) -> np.ndarray:
-        """Field ``name`` in the game's units (``encoded * scale``): a new float64 array."""
-        return getattr(self, name) * np.float64(self._layout.scale(name))
+    def decoded(self, name: str) -> np.ndarray | float:
+        """Field ``name`` in the game's units (``encoded * scale``): a new float64 array, or a float for a
+        single value."""
+        values, scale = getattr(self, name), self._layout._places[name].field.scale
+        if values.ndim == 0:
+            return float(values) * scale
+        return values * np.float64(scale)
 
-    def counts(self, name: str) -> np.ndarray:
-        """``decoded(name)`` rounded to whole numbers (the field holds counts)."""
-        return np.rint(self.decoded(name)).astype(int)
+    def counts(self, name: str) -> np.ndarray | int:
+        """``decoded(name)`` rounded to whole numbers (the field holds counts); an int for a single value."""
+        decoded = self.decoded(name)
+        if isinstance(decoded, float):
+            return round(decoded)
+        return np.rint(decoded).astype(int)
 
     def index(self, name: str) -> np.ndarray | int:
-        """The set position of a one-hot field (over its last axis), -1 where none is set."""
+        """The set position of a one-hot field (over its last axis), -1 where none is set; an int for a
+        single one-hot."""
         values = getattr(self, name)
-        hot = np.argmax(values, axis=-1)
-        found = np.where(values.max(axis=-1) > 0.5, hot, -1)
-        return int(found) if found.ndim == 0 else found
+        if values.ndim == 1:
+            return hot(values)
+        return np.where(values.max(axis=-1) > 0.5, np.argmax(values, axis=-1), -1)
+
+
+def hot(values: np.ndarray) -> int:
+    """The set position of one one-hot vector (a row of a view), -1 when no bit is set."""
+    at = int(values.argmax())
+    return at if values[at] > 0.5 else -1
