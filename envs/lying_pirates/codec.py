@@ -90,6 +90,7 @@ from envs.core.codec import Action, ActionCodec, ActionKind, layout
 from envs.lying_pirates.cities import Cargo, Influence
 from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, CITY_TILES, INFLUENCE, TILES, TOWNS, VARIANTS
 from envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
+from envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Placing, Reroll
 from envs.lying_pirates.merchants import Encounter
 from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS
 from envs.lying_pirates.state import LyingPiratesState
@@ -284,9 +285,8 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
     c_n = state.captains
     lap = state.lap
     result = state.result or {}
-    battle = state.battle
-    final = state.final
-    placing = state.placing
+    work = {type(frame): frame for frame in state.stack}  # the work in progress by kind, the topmost of each
+    battle, final, placing = work.get(Battle), work.get(FinalBattle), work.get(Placing)
     reveal = state.reveal["cups"] if state.reveal else {}
     holder = state.crews.holder
     if battle:
@@ -359,10 +359,10 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
         ones.append(g + SHARED_AT["phase"] + 4)
     if state.pending and state.pending[0] in _DECISION_INDEX:  # the options' decisions: in their own block
         ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
-    reroll = state.reroll
+    reroll = work.get(Reroll)
     if reroll and reroll.die in _REROLL_DIE:
         ones.append(g + SHARED_AT["reroll_die"] + _REROLL_DIE[reroll.die])
-    effect = state.effect
+    effect = work.get(Effect)
     if effect:
         if effect.card >= 0:
             ones.append(g + SHARED_AT["card"] + effect.card)
@@ -383,7 +383,7 @@ def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
     _count(at, val, g + SHARED_AT["discard"], state.discard, 5)
     at.append(g + SHARED_AT["deck"])
     val.append(min(len(state.deck) / 83, 1.0))
-    draft = state.draft
+    draft = work.get(Draft)
     if draft is not None and seat < state.num_players:
         _count(at, val, g + SHARED_AT["picks"], draft.picked[seat], 3)
     if placing is not None and seat < state.num_players:
@@ -471,26 +471,27 @@ def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
         ones += [at + a for a in range(len(CAPTAINS)) if a not in x["captain"]]
     if x["merchant"] >= 0:
         ones += (g + EXT_SHARED_AT["merchant"] + x["merchant"], g + EXT_SHARED_AT["navy"] + x["navy"])
-    enc = state.find(Encounter)
+    work = {type(frame): frame for frame in state.stack}
+    enc = work.get(Encounter)
     if enc:
         ones.append(g + EXT_SHARED_AT["encounter"] + (0 if enc.ship == "merchant" else 1))
         if enc.roll >= 0:
             ones.append(g + EXT_SHARED_AT["encounter_roll"] + enc.roll)
-    reroll = state.reroll
+    reroll = work.get(Reroll)
     if reroll and reroll.die == "encounter":
         ones.append(g + EXT_SHARED_AT["reroll_encounter"])
     at = g + EXT_SHARED_AT["map_new"]
     ones += [at + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots) if t >= BASE_TILES]
-    effect = state.effect
+    effect = work.get(Effect)
     if effect and effect.source == "tile":
         tile = state.slots[state.position(state.resolver)]
         if tile >= BASE_TILES:
             ones.append(g + EXT_SHARED_AT["tile_new"] + tile - BASE_TILES)
-    placing = state.placing
+    placing = work.get(Placing)
     if placing is not None and seat < state.num_players:
         at = g + EXT_SHARED_AT["own_tiles_new"]
         ones += [at + t - BASE_TILES for t in placing.tiles[seat] if t >= BASE_TILES]
-    drawn = state.find(KeepOne)
+    drawn = work.get(KeepOne)
     if drawn and drawn.seat == seat:  # only the drawer sees the two cards
         at = g + EXT_SHARED_AT["drawn_cards" if drawn.what == "card" else "drawn_influence"]
         for k in drawn.cards:
@@ -505,7 +506,7 @@ def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
         for k in x["influence_discard"]:
             out[at + k] += 1 / 3
         out[g + EXT_SHARED_AT["influence_deck"]] = len(x["influence_deck"]) / 21
-        playing = state.find(Influence)
+        playing = work.get(Influence)
         if playing:
             ones.append(g + EXT_SHARED_AT["playing_card"] + playing.card)
             if playing.town >= 0:
@@ -514,7 +515,7 @@ def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
             face = _mayor_face(state.betting.cups.get(seat))
             if face >= 0:
                 ones.append(g + EXT_SHARED_AT["cup_mayor"] + face)
-        cargo = state.find(Cargo)
+        cargo = work.get(Cargo)
         if cargo and cargo.queue:
             out[g + EXT_SHARED_AT["cargo_left"]] = cargo.queue[0][1] / 3
     out[ones] = 1.0

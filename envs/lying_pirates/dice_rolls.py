@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 
 
 def reroll_cost(state: State, c: int, die: str) -> int:
-    return 0 if any(free(state, c, die) for free in state.hooks.free_reroll) else REROLL_COST
+    for free in state.hooks.free_reroll:
+        if free(state, c, die):
+            return 0
+    return REROLL_COST
 
 
 def can_reroll(state: State, c: int, die: str) -> bool:

@@ -26,6 +26,8 @@ Rng = np.random.Generator
 
 @dataclass
 class Hooks:
+    """Where the options change the base game's steps; each step that has a hook point calls its hooks."""
+
     betting_rules: BettingRules = LYING_PIRATES
     round_start: list[Callable[[State], None]] = field(default_factory=list)
     after_betting: list[Callable[[State], None]] = field(default_factory=list)  # may push work before sailing

@@ -83,8 +83,8 @@ def new_game(
     if expansion or abilities or variants or merchant_ships:
         options = {"expansion": expansion, "abilities": abilities, "variants": variants,
                    "merchant_ships": merchant_ships}  # fmt: skip
-        ships = merchants.new_ships(state, rng) if merchant_ships else {"merchant": -1, "navy": -1}
-        state.ext = {"options": options, **captains.new_coasters(state, rng, abilities), **ships}
+        state.ext = {"options": options, **captains.new_coasters(state, rng, abilities)}
+        state.ext.update(merchants.new_ships(state, rng) if merchant_ships else {"merchant": -1, "navy": -1})
         if expansion:
             state.ext.update(cities.new_cities(state, rng))
             steps += reversed(cities.setup_frames())
@@ -94,7 +94,7 @@ def new_game(
         state.hooks = hooks_for(state.ext)
     if map_setup != "first_game":
         steps.append(placing)
-    if state.ext is not None and state.ext["captain_order"]:
+    if abilities == "chosen":
         steps.append(captains.CaptainChoice())
     state.stack = steps
     advance(state, rng)

@@ -1,7 +1,7 @@
 """Saved Lying Pirates states and game records kept from earlier engines, and how they were made.
 
 ``data/states.json.gz`` holds states saved with ``to_dict()`` at random points of random games, sixteen per
-option table of ``LyingPiratesGame.test_configs``; ``data/finished.json.gz`` two finished games per table;
+option table (``TABLES``); ``data/finished.json.gz`` two finished games per table;
 ``data/records.json.gz`` whole games recorded with ``arena.records``.  Beside each one lies what that
 engine did with it: the legal action ids and a digest of every seat's observation at the saved point,
 then the same for the acting seat at each step of a seeded random continuation (``play_on``).  A later
@@ -24,12 +24,17 @@ import numpy as np
 import envs
 from arena.records import record_game
 from envs.core.game import Game, GameState
+from envs.lying_pirates.content import VARIANTS
 from envs.lying_pirates.env import LyingPiratesGame
 
 DATA = Path(__file__).parent / "data"
 STATES, RECORDS, FINISHED = DATA / "states.json.gz", DATA / "records.json.gz", DATA / "finished.json.gz"
 PLAY_ON = 60  # steps of the seeded continuation after a saved point
 ENV = "lying_pirates_v0"
+# every option table the generic tests use, then every option at once with dealt coasters (the slow fuzz's set)
+EVERYTHING = {"expansion": "cities_of_greed", "abilities": "dealt", "variants": [v.name for v in VARIANTS],
+              "merchant_ships": True, "map": "extended", "map_setup": "collaborative", "draft": True}  # fmt: skip
+TABLES = (*LyingPiratesGame.test_configs, {"num_players": 2, **EVERYTHING}, {"num_players": 5, **EVERYTHING})
 COMMON = ("bet", "window", "reroll", "effect", "catchup")  # the steps a game spends most of its decisions in
 
 
@@ -75,7 +80,7 @@ def _save_data(path: Path, items: list[dict[str, Any]]) -> None:
 
 def _saved_states(per_table: int = 16) -> list[dict[str, Any]]:
     items = []
-    for t, config in enumerate(LyingPiratesGame.test_configs):
+    for t, config in enumerate(TABLES):
         options = table_options(config)
         game = envs.game(ENV, **options)
         rng = np.random.default_rng(1000 + t)
@@ -103,7 +108,7 @@ def _saved_states(per_table: int = 16) -> list[dict[str, Any]]:
 def _finished_states(games: int = 2) -> list[dict[str, Any]]:
     """Games played to their end (the work in progress when they ended stays in the last observation)."""
     items = []
-    for t, config in enumerate(LyingPiratesGame.test_configs):
+    for t, config in enumerate(TABLES):
         options = table_options(config)
         game = envs.game(ENV, **options)
         rng = np.random.default_rng(2000 + t)
@@ -120,7 +125,7 @@ def _records(games: int = 2) -> list[dict[str, Any]]:
     """Whole games through the raw env (random legal ids), every table, with the acting seat's
     observation digest at each step."""
     items = []
-    for t, config in enumerate(LyingPiratesGame.test_configs):
+    for t, config in enumerate(TABLES):
         options = table_options(config)
         n = config["num_players"]
         for g in range(games):
