@@ -595,12 +595,18 @@ class LibertaliaState(GameState):
             for i, group in enumerate(self.hidden[seat]):
                 at = f"hidden[{seat}][{i}]"
                 members, hand = set(group.members), set(self.hands[seat])
-                ensure(len(members) == len(group.members), at, "names a card twice")
+                ensure(group.members == sorted(members), at, f"{group.members} are not distinct ranks in order")
                 ensure(group.in_hand == len(members & hand) and 0 < group.in_hand < len(members), at,
                        f"{group.in_hand} of {sorted(members)} in hand: not a group the table cannot tell")  # fmt: skip
-                ensure(group.campaign <= self.campaign, at, f"campaign {group.campaign} has not begun")
-                if group.campaign == self.campaign and phase != OVER:  # the last campaign's piles are gone
-                    ensure(members <= hand | set(self.discards[seat]), at, "holds cards that left hand and discard")
+                ensure(group.campaign <= self.campaign and members <= dealt, at,
+                       f"campaign {group.campaign} or ranks {sorted(members - dealt)} not dealt yet")  # fmt: skip
+                gone = members - hand  # the rest: in the discard pile this campaign, out of the game after it
+                pile = set(self.discards[seat])
+                if group.campaign == self.campaign and phase != OVER:
+                    ensure(gone <= pile, at, f"{sorted(gone - pile)} are neither in hand nor in the discard pile")
+                else:
+                    seen = pile | set(self.dens[seat]) | {r for s, r in self.ship if s == seat}
+                    ensure(not gone & seen, at, f"{sorted(gone & seen)} left the game with an earlier campaign")
         ship_seats = [s for s, _ in self.ship]
         ensure(len(set(ship_seats)) == len(ship_seats), "ship", "holds two cards of one seat")
         ensure(self.ship == sorted(self.ship, key=lambda c: self.ship_key(*c)), "ship", "is not in boarding order")
