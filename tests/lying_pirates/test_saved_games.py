@@ -13,7 +13,13 @@ FINISHED_GAMES = load_data(FINISHED)
 RECORDED = load_data(RECORDS)
 
 
-@pytest.mark.parametrize("item", SAVED, ids=lambda item: f"t{item['table']}-{item['state']['stage']}")
+def _every(items: list, n: int, name) -> list:
+    """Every ``n``-th item in the default suite, the rest in the slow suite."""
+    return [pytest.param(item, id=name(item), marks=() if i % n == 0 else pytest.mark.slow)
+            for i, item in enumerate(items)]  # fmt: skip
+
+
+@pytest.mark.parametrize("item", _every(SAVED, 4, lambda item: f"t{item['table']}-{item['state']['stage']}"))
 def test_saved_state_loads_and_plays_on(item):
     game = envs.game(ENV, **item["options"])
     state = game.state_from_dict(item["state"])
@@ -28,7 +34,7 @@ def test_finished_game_loads_with_its_last_observations(item):
     assert state.is_terminal() and seen(game, state) == item["seen"]
 
 
-@pytest.mark.parametrize("item", RECORDED, ids=lambda item: f"t{item['table']}-seed{item['record']['seed']}")
+@pytest.mark.parametrize("item", _every(RECORDED, 2, lambda item: f"t{item['table']}-seed{item['record']['seed']}"))
 def test_record_replays_with_the_same_observations(item):
     digests = []
     replay(item["record"], on_step=lambda env, seat, action, text: digests.append(
