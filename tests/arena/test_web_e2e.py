@@ -111,7 +111,7 @@ def start(page: Page, env: str, players: int, opponents: str, seed: int, options
         else:
             element.fill(str(value)) if element.evaluate("e => e.tagName") == "INPUT" else element.select_option(value)
     click_and_wait(page, "#start")
-    assert page.is_visible("#play")
+    assert page.is_visible("#play"), page.inner_text("#setup-error")
 
 
 def play_to_the_end(page: Page, seed: int, shot: str | None = None, shot_after: int = 1, shot_when: str = "body",
@@ -160,6 +160,20 @@ def test_a_full_game_by_clicking(page: Page, server, env: str, players: int, opp
     record = json.loads(saved[-1].read_text())
     assert record["seed"] == 11 and record["agents"][0] == "human"
     assert len([a for a in record["actions"] if a[0] == 0]) == clicks
+
+
+@pytest.mark.parametrize("env", ["libertalia_v0", "liars_dice_v0", "lying_pirates_v0", "spytails_v0"])
+def test_every_board_draws_and_takes_moves(page: Page, env: str) -> None:
+    """The first moves of every title (its full game is in the slow suite): the board, the move panel."""
+    start(page, env, 2, "random", seed=4)
+    for _ in range(4):
+        if page.is_visible("#result"):
+            break
+        buttons = page.query_selector_all("#moves [data-action]")
+        assert all(b.inner_text().strip() or b.query_selector("svg") for b in buttons)
+        click_and_wait(page, page.query_selector_all("#play [data-action]")[-1])
+        assert not page.is_visible("#error")
+    assert page.inner_text("#log").strip()
 
 
 def test_rules_text_on_hover_and_only_own_dice_shown(page: Page) -> None:

@@ -127,9 +127,11 @@ async function startGame(event) {
     if ($("#seed").value !== "") body.seed = Number($("#seed").value);
     const view = await api("POST", "/api/tables", body);
     $("#tab-table").hidden = false;
+    alertSetup("");
     show("play");
     drawTable(view);
   } catch (error) {
+    show("setup");
     alertSetup(error.message);
   } finally {
     state.busy = false;
@@ -143,6 +145,7 @@ function alertSetup(message) {
     box = $("#setup-error");
   }
   box.textContent = message;
+  drawn();
 }
 
 // -- the table -----------------------------------------------------------------------------------------

@@ -230,7 +230,7 @@ const Boards = (() => {
     }
     const out = [];
     for (const [kind, list] of groups) {
-      if ((kind === "bid" || kind === "exact") && list.length > 1) {
+      if (glossary.calls && (kind === "bid" || kind === "exact") && list.length > 1) {  // a bet: quantity x face
         const rows = new Map();
         for (const m of list) {
           if (!rows.has(m.args[0])) rows.set(m.args[0], []);
