@@ -87,10 +87,11 @@ from collections.abc import Iterable
 import numpy as np
 
 from envs.core.codec import Action, ActionCodec, ActionKind, layout
-from envs.lying_pirates.cities import Cargo, Influence
+from envs.lying_pirates.cargo import Cargo
 from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, CITY_TILES, INFLUENCE, TILES, TOWNS, VARIANTS
 from envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
 from envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Placing, Reroll
+from envs.lying_pirates.influence import Influence
 from envs.lying_pirates.merchants import Encounter
 from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS
 from envs.lying_pirates.state import LyingPiratesState

@@ -65,7 +65,7 @@ class LyingPiratesState(GameState):
     pending: list[Any] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
-    ext: dict[str, Any] | None = None  # the options' data (cities.py, captains.py, merchants.py); None in a base game
+    ext: dict[str, Any] | None = None  # the options' data (cities.py, captains.py, merchants.py); None: base game
     # the work in progress, the step being taken on top; what was in progress when the game ended stays
     stack: list[Frame] = field(default_factory=list)
     hooks: Hooks = field(default_factory=Hooks)

@@ -1,0 +1,195 @@
+"""Cities of Greed's influence cards: played in the Action phase's window for a town (attack: its captains
+lose a cargo each; bonus: a coin each, two and the Mayor die for a player in its own town), bought for a
+coin, drawn by the expansion's tiles; and the towns the captains are in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from envs.core.codec import Action
+from envs.lying_pirates.cargo import lose_cargo
+from envs.lying_pirates.content import (
+    INFLUENCE,
+    INFLUENCE_COST,
+    INFLUENCE_DECK,
+    MAYOR_BONUS,
+    TOWNS,
+)
+from envs.lying_pirates.dice import Die
+from envs.lying_pirates.frames import Effect, Frame
+from envs.lying_pirates.hooks import Hooks
+
+if TYPE_CHECKING:
+    from envs.lying_pirates.state import LyingPiratesState as State
+
+
+@dataclass
+class Influence(Frame):
+    """An influence card being played: its town, then attack or bonus."""
+
+    first: ClassVar[str] = "influence"
+    seat: int
+    card: int
+    town: int = -1
+
+
+
+# -- where captains are ------------------------------------------------------------------------------
+def town_of(state: State, c: int) -> int:
+    """The town under the tile ``c``'s ship is on (-1 on the Base or before towns are placed)."""
+    return state.ext["towns"][state.position(c)]
+
+
+def in_town(state: State, town: int) -> list[int]:
+    """Captains in ``town`` (on a tile whose town card is ``town``), in turn order from the token."""
+    return [c for c in state.turn_order(state.token, state.alive_captains()) if town_of(state, c) == town]
+
+
+# -- influence cards in the Action phase's priority window ------------------------------------------------
+def _window_actions(state: State, seat: int) -> list[Action]:
+    if state.phase != "action":
+        return []
+    x = state.ext
+    actions: list[Action] = []
+    if not x["influence_used"][seat]:
+        actions += [("influence", k) for k in sorted(set(x["influence"][seat]))]
+    if state.coins[seat] >= INFLUENCE_COST and (x["influence_deck"] or x["influence_discard"]):
+        actions.append(("buy_influence",))
+    return actions
+
+
+def _buy_influence(state: State, seat: int, action: Action, rng: np.random.Generator) -> None:
+    state.coins[seat] -= INFLUENCE_COST
+    state.hooks.buy(state, seat, "influence", rng)
+
+
+def _play_influence(state: State, seat: int, action: Action, rng: np.random.Generator) -> None:
+    x = state.ext
+    kind = action[1]
+    x["influence"][seat].remove(kind)
+    x["influence_discard"].append(kind)
+    x["influence_used"][seat] = True
+    state.say(f"C{seat} plays the influence card {INFLUENCE[kind].name}")
+    state.push(Influence(seat, kind))
+
+
+def next_influence_choice(state: State, frame: Influence, rng: np.random.Generator) -> None:
+    state.pending = ["influence_town" if frame.town < 0 else "influence_mode", frame.seat]
+
+
+def legal_influence_town(state: State, frame: Influence, seat: int) -> list[Action]:
+    return [("town", t) for t in INFLUENCE[frame.card].towns]
+
+
+def on_influence_town(state: State, frame: Influence, seat: int, action: Action, rng: np.random.Generator) -> None:
+    frame.town = action[1]
+    state.pending = []
+
+
+def legal_influence_mode(state: State, frame: Influence, seat: int) -> list[Action]:
+    return [("attack",), ("bonus",)]
+
+
+def on_influence_mode(state: State, frame: Influence, seat: int, action: Action, rng: np.random.Generator) -> None:
+    town = frame.town
+    state.pop()
+    state.pending = []
+    present = in_town(state, town)
+    if action[0] == "attack":
+        # every captain in the town loses one cargo, the player too if there (video: "all players")
+        state.say(f"C{seat} attacks {TOWNS[town]}: {present} lose a cargo")
+        lose_cargo(state, [[c, 1] for c in present])
+        return
+    for c in present:
+        state.coins[c] += 1
+    if state.ext["designated"][seat] == town and seat in present:
+        # own town while there: 2 coins in all (not 1) and the Mayor die
+        state.coins[seat] += MAYOR_BONUS - 1
+        state.crews.take_special(seat, Die.MAYOR)
+    state.say(f"C{seat} plays for {TOWNS[town]}'s bonus: {present} gain coins")
+
+
+# -- drawing influence cards ---------------------------------------------------------------------------------
+def draw_influence(state: State, c: int, rng: np.random.Generator) -> int:
+    """Top influence card (the discard reshuffled when the deck is empty), or -1."""
+    x = state.ext
+    if c == state.phantom:
+        return -1
+    if not x["influence_deck"]:
+        deck = list(x["influence_discard"])
+        rng.shuffle(deck)
+        x["influence_deck"], x["influence_discard"] = [int(k) for k in deck], []
+    return x["influence_deck"].pop() if x["influence_deck"] else -1
+
+
+def take_influence(state: State, c: int, k: int) -> None:
+    hand = state.ext["influence"][c]
+    hand.append(k)
+    hand.sort()
+
+
+def _influence_verb(state: State, e: Effect, n: int, rng: np.random.Generator) -> bool:
+    """The expansion's tiles: draw ``n`` influence cards."""
+    for _ in range(n):
+        k = draw_influence(state, e.actor, rng)
+        if k >= 0:
+            take_influence(state, e.actor, k)
+    return False
+
+
+# -- hidden information and restored states --------------------------------------------------------------------
+def _resample_hidden(state: State, seat: int, rng: np.random.Generator) -> None:
+    """Others' influence cards and the influence deck (with another's drawn pair) are redrawn together."""
+    x = state.ext
+    others = [c for c in range(state.captains) if c != seat]
+    pool = list(x["influence_deck"])
+    for c in others:
+        pool += x["influence"][c]
+    drawn = state.drawn("influence")
+    hidden_pair = drawn is not None and drawn.seat != seat
+    if hidden_pair:
+        pool += drawn.cards
+    pool.sort()
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    if hidden_pair:
+        drawn.cards, pool = [int(k) for k in pool[:2]], pool[2:]
+    for c in others:
+        k = len(x["influence"][c])
+        x["influence"][c], pool = sorted(int(v) for v in pool[:k]), pool[k:]
+    x["influence_deck"] = [int(v) for v in pool]
+
+
+def _validate(state: State) -> list[str]:
+    x = state.ext
+    total = len(x["influence_deck"]) + len(x["influence_discard"]) + sum(map(len, x["influence"]))
+    drawn = state.drawn("influence")
+    if drawn is not None:
+        total += len(drawn.cards)
+    if total != INFLUENCE_DECK or len(x["towns"]) != len(state.slots):
+        return [f"{total} influence cards, {len(x['towns'])} town slots"]
+    return []
+
+
+def _reset_influence_used(state: State) -> None:
+    state.ext["influence_used"] = [False] * state.captains
+
+
+def register(hooks: Hooks) -> None:
+    hooks.round_start.append(_reset_influence_used)
+    hooks.window_actions.append(_window_actions)
+    hooks.window_acts.update(influence=_play_influence, buy_influence=_buy_influence)
+    hooks.effect_verbs["influence"] = _influence_verb
+    hooks.draw["influence"] = draw_influence
+    hooks.take["influence"] = take_influence
+    hooks.validate.append(_validate)
+    hooks.resample_hidden.append(_resample_hidden)
+
+
+STAGES = {
+    "influence": (Influence, next_influence_choice, {"influence_town": (legal_influence_town, on_influence_town),
+                                                     "influence_mode": (legal_influence_mode, on_influence_mode)}),
+}  # fmt: skip
