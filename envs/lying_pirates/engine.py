@@ -1,11 +1,18 @@
 """The engine's table of stages and the loop that runs them.
 
-Every stage is declared once below: the frame it belongs to, its step (run by ``advance`` while no
-decision is open) and the decisions it may open, each with its legal actions and what answering it does.
-A round reads down the table: a Betting phase (``betting_phase``), a Sail phase (``sailing``, with
-rerolls and battles from ``dice_rolls``, priority windows from ``windows``, tile effects from
-``effects``), an Action phase (``action_phase``), and at the end the final battle (``final_battle``).
-The options' stages come after the base game's.  The table is checked when this module is imported.
+Every stage is declared once, at the end of the module of its part of the round, and gathered here: the
+frame it belongs to, its step (run by ``advance`` while no decision is open) and the decisions it may
+open, each with its legal actions and what answering it does.  A round reads down the table: a Betting
+phase (``betting_phase``), a Sail phase (``sailing``, with rerolls and battles from ``dice_rolls``,
+priority windows from ``windows``, tile effects from ``effects``), an Action phase (``action_phase``),
+and at the end the final battle (``final_battle``).  The options' stages come after the base game's.
+The table is checked when this module is imported.
+
+From one decision to the next, e.g. the last pass in the Sail phase's window: ``state.apply`` finds the
+top frame (a ``Window``, stage "window") and calls its decision's ``on`` (``windows.on_window``); then
+``advance`` runs the top frame's step: ``windows.next_turn`` sees every seat passed and pops the window;
+the ``SailPhase`` under it is at "move" (``sailing.move``): the ships sail and two or more push a
+``Battle`` (``dice_rolls.battle_roll``), which pushes a ``Reroll`` whose step opens the next decision.
 """
 
 from __future__ import annotations

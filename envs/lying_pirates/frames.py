@@ -5,7 +5,8 @@ The frame on top is what the engine does now; its ``stage`` names the step it is
 work (a reroll offer, a priority window, a battle, an effect); the pushed frame pops itself when done
 and the frame under it goes on.  A battle hands its result to the frame under it (``outcome``).
 
-The options' frames live with their rules (``cities``, ``captains``, ``variant_cards``, ``merchants``).
+The options' frames live with their rules (``cities``, ``influence``, ``cargo``, ``captains``,
+``variant_cards``, ``merchants``).
 """
 
 from __future__ import annotations
