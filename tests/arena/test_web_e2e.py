@@ -108,6 +108,9 @@ def start(page: Page, env: str, players: int, opponents: str, seed: int, options
         element = page.locator(f"#option-{name}")
         if isinstance(value, bool):
             element.set_checked(value)
+        elif isinstance(value, list):
+            for choice in value:
+                element.locator(f"input[value='{choice}']").check()
         else:
             element.fill(str(value)) if element.evaluate("e => e.tagName") == "INPUT" else element.select_option(value)
     click_and_wait(page, "#start")
@@ -162,11 +165,20 @@ def test_a_full_game_by_clicking(page: Page, server, env: str, players: int, opp
     assert len([a for a in record["actions"] if a[0] == 0]) == clicks
 
 
-@pytest.mark.parametrize("env", ["libertalia_v0", "liars_dice_v0", "lying_pirates_v0", "spytails_v0"])
-def test_every_board_draws_and_takes_moves(page: Page, env: str) -> None:
-    """The first moves of every title (its full game is in the slow suite): the board, the move panel."""
-    start(page, env, 2, "random", seed=4)
-    for _ in range(4):
+@pytest.mark.parametrize(("env", "players", "options"), [
+    ("libertalia_v0", 2, {}),
+    ("liars_dice_v0", 2, {"specials": ["Pirate King", "Ghost"], "preset": "classic"}),
+    ("lying_pirates_v0", 2, {}),
+    ("lying_pirates_v0", 3, {"expansion": "cities_of_greed", "abilities": "chosen", "draft": True,
+                             "merchant_ships": True, "variants": ["Bounty", "Draw Two, Keep One"]}),
+    ("spytails_v0", 2, {}),
+    ("spytails_v0", 4, {"mode": "partnership", "forecast_mode": "simultaneous", "characters": "chosen"}),
+])  # fmt: skip
+def test_every_board_draws_and_takes_moves(page: Page, env: str, players: int, options: dict) -> None:
+    """The first moves of every title and option form (full games are in the slow suite)."""
+    start(page, env, players, "random", seed=4, options=options)
+    assert json.loads(page.evaluate("JSON.stringify(window.bidbluff.state.table.options)")) == options
+    for _ in range(6):
         if page.is_visible("#result"):
             break
         buttons = page.query_selector_all("#moves [data-action]")

@@ -24,7 +24,7 @@ const Boards = (() => {
     let inner;
     if (face === null || face === undefined) inner = "<text x=\"50\" y=\"66\" text-anchor=\"middle\" font-size=\"48\">?</text>";
     else if (face === 7) inner = "<circle cx=\"50\" cy=\"50\" r=\"24\" class=\"coin\"/>";
-    else if (face === 8) inner = "<text x=\"50\" y=\"64\" text-anchor=\"middle\" font-size=\"40\">✹</text>";
+    else if (face === 8) inner = "<circle cx=\"48\" cy=\"58\" r=\"22\"/><path d=\"M60 38 L72 24\" class=\"fuse\"/>";
     else inner = (PIPS[face] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join("");
     const label = face === null || face === undefined ? "hidden" : face;
     return `<svg class="die ${DIE_CLASS[kind] || "crew"}" viewBox="0 0 100 100" data-face="${label}" ${extra}>
