@@ -214,7 +214,7 @@ class Table:
             "num_players": self.num_players,
             "seat": self.seat,
             "labels": self.labels,
-            "seed": self.seed,
+            "seed": self.seed if self.over else None,  # the seed fixes every hidden die and card: told at the end
             "options": self.options,
             "board": view_of(self.env_name).board(state, viewer),
             "to_act": None if self.over else seat_of(self.raw.agent_selection),

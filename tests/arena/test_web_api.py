@@ -72,6 +72,7 @@ def test_a_game_through_the_api_refuses_illegal_moves_and_saves_its_record(clien
             "options": {"dice": 2, "preset": "lying_pirates"}}  # fmt: skip
     view = client.post("/api/tables", json=body).json()
     assert view["labels"] == ["heuristic", "you", "random"] and view["options"] == {"dice": 2}
+    assert view["seed"] is None  # it would tell every hidden die
     assert view["to_act"] == 1 and view["moves"]
     assert client.get(f"/api/tables/{view['id']}/record").status_code == 409
     legal = {m["id"] for m in view["moves"]}
@@ -83,7 +84,7 @@ def test_a_game_through_the_api_refuses_illegal_moves_and_saves_its_record(clien
     assert not_json.json()["error"] == "the request body is not JSON"
     assert client.get(f"/api/tables/{view['id']}").json()["log"] == view["log"]
     view = finish(client, view)
-    assert view["scores"] is not None and view["board"]["outcome"]
+    assert view["scores"] is not None and view["board"]["outcome"] and view["seed"] == 5
     record = client.get(f"/api/tables/{view['id']}/record")
     assert "attachment" in record.headers["content-disposition"]
     saved = client.get("/api/records").json()

@@ -106,7 +106,7 @@ def test_a_table_plays_to_the_end_and_saves_a_record_that_replays(env_name: str,
     assert table.view()["to_act"] == 1
     play_out(table)
     view = table.view()
-    assert view["over"] and view["moves"] == [] and view["result"]
+    assert view["over"] and view["moves"] == [] and view["result"] and view["seed"] == 4
     saved = list(tmp_path.glob(f"{env_name}-*.json"))
     assert len(saved) == 1 and view["saved"] == str(saved[0])
     record = records.load(saved[0])

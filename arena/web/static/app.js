@@ -154,7 +154,7 @@ function drawTable(view) {
   const game = state.byEnv[view.env];
   $("#play-title").textContent = `${view.title} — ${view.num_players} players, you are P${view.seat}`;
   $("#status").innerHTML = `${esc(view.board.status)}${view.board.decision ? ` · <b>${esc(view.board.decision)}</b>` : ""}`
-    + ` <span class="quiet">seed ${view.seed}${Object.keys(view.options).length ? `, options ${esc(JSON.stringify(view.options))}` : ""}</span>`;
+    + ` <span class="quiet">${view.seed === null ? "" : `seed ${view.seed}`}${Object.keys(view.options).length ? ` options ${esc(JSON.stringify(view.options))}` : ""}</span>`;
   const ctx = { glossary: game.glossary, labels: view.labels, seat: view.seat, you: view.seat };
   $("#board").innerHTML = Boards.draw(view.env, view.board, ctx);
   drawMoves(view);
