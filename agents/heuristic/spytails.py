@@ -22,6 +22,9 @@ and plays to meet its forecast:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 import numpy as np
 
 from agents.base import SeededAgent, legal_ids
@@ -144,7 +147,7 @@ class SpytailsHeuristic(SeededAgent):
         legal = [int(i) for i in legal_ids(observation, agent)]
         obs = observation["observation"]
         decision = DECISIONS[LAYOUT.view(obs).index("decision")]
-        choice = getattr(self, f"_{decision}")(obs, legal)
+        choice = self.DECIDE[decision](self, obs, legal)
         return choice if choice in legal else int(self.rng.choice(legal))
 
     def _character(self, obs: np.ndarray, legal: list[int]) -> int:
@@ -239,3 +242,14 @@ class SpytailsHeuristic(SeededAgent):
 
     def _repay(self, obs: np.ndarray, legal: list[int]) -> int:
         return _OFF["repay"]
+
+    # the open decision (``rules.DECISIONS``) -> how this player takes it; checked complete below
+    DECIDE: ClassVar[dict[str, Callable[[SpytailsHeuristic, np.ndarray, list[int]], int]]] = {
+        "character": _character, "bid": _bid, "stake": _stake, "revise": _revise, "play": _play,
+        "regroup": _regroup, "echo_take": _echo_take, "echo_give": _echo_give, "reinforce": _reinforce,
+        "remove": _remove, "repay": _repay,
+    }  # fmt: skip
+
+
+if set(SpytailsHeuristic.DECIDE) != set(DECISIONS):
+    raise ValueError(f"SpytailsHeuristic.DECIDE does not cover the decisions {DECISIONS} one to one")
