@@ -12,7 +12,7 @@ through ``hooks`` (``options.hooks_for``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
@@ -30,6 +30,20 @@ from envs.lying_pirates.variant_cards import KeepOne
 
 FORMAT = 1  # to_dict's layout: 0 (no "format" key) kept work records as dicts resumed by "then" names
 F = TypeVar("F", bound=Frame)
+
+
+class _Topmost(Generic[F]):
+    """A state's topmost frame of one kind, read as an attribute (``state.battle``), or None."""
+
+    def __init__(self, kind: type[F]) -> None:
+        self.kind = kind
+
+    @overload
+    def __get__(self, state: None, owner: type) -> _Topmost[F]: ...
+    @overload
+    def __get__(self, state: LyingPiratesState, owner: type | None = None) -> F | None: ...
+    def __get__(self, state: LyingPiratesState | None, owner: type | None = None) -> _Topmost[F] | F | None:
+        return self if state is None else state.find(self.kind)
 
 
 @dataclass(eq=False)
@@ -115,34 +129,14 @@ class LyingPiratesState(GameState):
                 return frame
         return None
 
-    # the frames the observation, the board and the tests look at
-    @property
-    def battle(self) -> Battle | None:
-        return self.find(Battle)
-
-    @property
-    def final(self) -> FinalBattle | None:
-        return self.find(FinalBattle)
-
-    @property
-    def effect(self) -> Effect | None:
-        return self.find(Effect)
-
-    @property
-    def reroll(self) -> Reroll | None:
-        return self.find(Reroll)
-
-    @property
-    def window(self) -> Window | None:
-        return self.find(Window)
-
-    @property
-    def draft(self) -> Draft | None:
-        return self.find(Draft)
-
-    @property
-    def placing(self) -> Placing | None:
-        return self.find(Placing)
+    # the work in progress the observation, the board and the tests look at: the topmost of each kind
+    battle = _Topmost(Battle)
+    final = _Topmost(FinalBattle)
+    effect = _Topmost(Effect)
+    reroll = _Topmost(Reroll)
+    window = _Topmost(Window)
+    draft = _Topmost(Draft)
+    placing = _Topmost(Placing)
 
     # -- geometry -----------------------------------------------------------------
     @property
