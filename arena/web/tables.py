@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,17 +95,15 @@ def moves_for(raw: Any, env_name: str) -> list[dict[str, Any]]:
         engine = raw.game.id_to_action(state, action, seat)
         out.append({"id": action, "text": raw.action_to_str(action), "kind": engine[0],
                     "args": [int(a) for a in engine[1:]], "target": view.target(engine, seat)})  # fmt: skip
-    taken: dict[str, int] = {}
+    shared = Counter(move["target"] for move in out if move["target"])
     for move in out:  # a board element two moves share is no button: both stay in the move list
-        if move["target"]:
-            taken[move["target"]] = taken.get(move["target"], 0) + 1
-    for move in out:
-        if move["target"] and taken[move["target"]] > 1:
+        if move["target"] and shared[move["target"]] > 1:
             move["target"] = None
     return out
 
 
 def final_summary(scores: list[float], seat: int | None) -> str:
+    """Who won, said to the human at ``seat`` (None: to nobody in particular)."""
     best = max(scores)
     winners = [s for s, sc in enumerate(scores) if sc == best]
     if seat is not None and winners == [seat]:
@@ -122,7 +121,7 @@ class Table:
                  opponents: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None,
                  records_dir: str | Path | None = None, max_steps: int = MAX_STEPS) -> None:  # fmt: skip
         self.options = dict(options or {})
-        view_of(env_name)
+        view_of(env_name)  # an env without a board is refused before anything is built
         game = envs.game(env_name, **self.options)
         n = game.default_players if num_players is None else int(num_players)
         if not game.min_players <= n <= game.max_players:
@@ -198,8 +197,8 @@ class Table:
             said = f"{action} ({self.raw.action_to_str(action)})" if 0 <= action < self.raw.game.codec.n else \
                 str(action)  # fmt: skip
             raise RefusedMoveError(f"move {said} is not legal here; legal now: "
-                              f"{', '.join(self.raw.action_to_str(a) for a in legal[:12])}"
-                              f"{' ...' if len(legal) > 12 else ''}")  # fmt: skip
+                                   f"{', '.join(self.raw.action_to_str(a) for a in legal[:12])}"
+                                   f"{' ...' if len(legal) > 12 else ''}")  # fmt: skip
         self._step(action)
         self._advance()
 
@@ -235,7 +234,7 @@ class Replay:
         self.record = record
         self.source = source
         env_name = record["env"]
-        view_of(env_name)
+        view_of(env_name)  # an env without a board is refused before the replay
         labels = [str(a) for a in record.get("agents") or []] + [
             f"player_{s}" for s in range(len(record.get("agents") or []), record["num_players"])
         ]
@@ -278,7 +277,7 @@ class Replay:
             "log": self.history.log(viewer, step),
             "next": None if last else self._next(step, viewer),
             "scores": self.final_scores if last else None,
-            "result": final_summary(self.final_scores, viewer) if last else "",
+            "result": final_summary(self.final_scores, None) if last else "",  # nobody is "you" in a replay
         }
 
     def _next(self, step: int, viewer: int | None) -> str:
