@@ -33,6 +33,7 @@ from envs.liars_dice.codec import CODEC, FACE_SLOTS, LAYOUT
 from envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 _BID, _EXACT, _LIAR = CODEC.offset["bid"], CODEC.offset["exact"], CODEC.offset["liar"]
+_FACE_FIELDS = [kind.name.lower() for kind in SPECIALS]  # the codec's face one-hot of each special die
 
 
 def poisson_binomial(probs: list[float]) -> np.ndarray:
@@ -91,13 +92,11 @@ class LiarsDiceHeuristic(SeededAgent):
     @staticmethod
     def read(obs: np.ndarray) -> dict:
         view = LAYOUT.view(obs)
-        own_specials = []  # (kind, face) of the special dice in the own cup
-        for kind in SPECIALS:
-            face = view.index(kind.name.lower())
-            if face >= 0:
-                own_specials.append((kind, face))
-        unseen: list[int] = []  # die kinds in the other cups
         present, sizes, held = view.present.tolist(), view.counts("dice").tolist(), view.special_dice.tolist()
+        # (kind, face) of the special dice in the own cup: relative seat 0's special dice are ours
+        mine = zip(SPECIALS, _FACE_FIELDS, held[0], strict=True)
+        own_specials = [(kind, view.index(name)) for kind, name, has in mine if has > 0.5]
+        unseen: list[int] = []  # die kinds in the other cups
         for rel in range(1, len(present)):
             if present[rel] < 0.5:
                 continue

@@ -115,24 +115,30 @@ class _Place:
             return copies[..., self.at]
         return copies[..., self.at : self.at + f.width].reshape((*lead, self.count, *f.shape))
 
-    def slicer(self) -> Callable[[np.ndarray], np.ndarray]:
+    def slicer(self) -> Callable[[View], np.ndarray]:
         """``view`` for one observation in as few numpy calls as the field's shape allows (heuristics read
-        a few dozen fields per decision)."""
+        a few dozen fields per decision): a repeated block is reshaped to one row per copy once per view."""
         f, start, stop = self.field, self.start, self.start + self.field.width
         if self.count == 1:
             shape = f.shape
             if len(shape) == 1:
-                return lambda obs: obs[start:stop]
-            return lambda obs: obs[start:stop].reshape(shape)
+                return lambda view: view._obs[start:stop]
+            return lambda view: view._obs[start:stop].reshape(shape)
         if not f.shape:  # one value per copy: a strided slice
-            last = start + (self.count - 1) * self.block_size + 1
-            step = self.block_size
-            return lambda obs: obs[start:last:step]
-        block = (self.block_start, self.block_start + self.count * self.block_size)
-        rows, at, shape = (self.count, self.block_size), self.at, (self.count, *f.shape)
+            last, step = start + (self.count - 1) * self.block_size + 1, self.block_size
+            return lambda view: view._obs[start:last:step]
+        key, end = self.block_start, self.block_start + self.count * self.block_size
+        rows_shape, at, width, shape = (self.count, self.block_size), self.at, f.width, (self.count, *f.shape)
+
+        def rows(view: View) -> np.ndarray:
+            block = view._rows.get(key)
+            if block is None:
+                block = view._rows[key] = view._obs[key:end].reshape(rows_shape)
+            return block
+
         if len(f.shape) == 1:
-            return lambda obs: obs[block[0] : block[1]].reshape(rows)[:, at : at + f.width]
-        return lambda obs: obs[block[0] : block[1]].reshape(rows)[:, at : at + f.width].reshape(shape)
+            return lambda view: rows(view)[:, at : at + width]
+        return lambda view: rows(view)[:, at : at + width].reshape(shape)
 
 
 class Layout:
@@ -157,6 +163,7 @@ class Layout:
         self.size = at
         # one property per field on a View subclass: a plain attribute lookup, no __getattr__ fallback
         properties = {name: property(_field_getter(place)) for name, place in self._places.items()}
+        self._scales = {name: float(place.field.scale) for name, place in self._places.items()}
         self._view_class = type("LayoutView", (View,), {"__slots__": (), **properties})
 
     def field(self, name: str) -> Field:
@@ -202,8 +209,7 @@ def _field_getter(place: _Place) -> Callable[[View], np.ndarray]:
     batch = place.view
 
     def get(view: View) -> np.ndarray:
-        obs = view._obs
-        return one(obs) if obs.ndim == 1 else batch(obs)
+        return one(view) if view._obs.ndim == 1 else batch(view._obs)
 
     return get
 
@@ -211,11 +217,12 @@ def _field_getter(place: _Place) -> Callable[[View], np.ndarray]:
 class View:
     """``view.<field>``: a numpy view of the encoded values (see the module docstring for the shapes)."""
 
-    __slots__ = ("_layout", "_obs")
+    __slots__ = ("_layout", "_obs", "_rows")
 
     def __init__(self, layout: Layout, obs: np.ndarray) -> None:
         self._layout = layout
         self._obs = obs
+        self._rows: dict[int, np.ndarray] = {}  # a repeated block's copies as rows, once reshaped
 
     def __getattr__(self, name: str) -> np.ndarray:
         # only reached for a name that is not a field (fields are properties of the layout's View subclass)
@@ -225,10 +232,10 @@ class View:
     def decoded(self, name: str) -> np.ndarray | float:
         """Field ``name`` in the game's units (``encoded * scale``): a new float64 array, or a float for a
         single value."""
-        values, scale = getattr(self, name), self._layout._places[name].field.scale
+        values, scale = getattr(self, name), self._layout._scales[name]
         if values.ndim == 0:
             return float(values) * scale
-        return values * np.float64(scale)
+        return values * np.float64(scale)  # float64: a float32 product could land a hair off a whole count
 
     def counts(self, name: str) -> np.ndarray | int:
         """``decoded(name)`` rounded to whole numbers (the field holds counts); an int for a single value."""
@@ -243,7 +250,9 @@ class View:
         values = getattr(self, name)
         if values.ndim == 1:
             return hot(values)
-        return np.where(values.max(axis=-1) > 0.5, np.argmax(values, axis=-1), -1)
+        found = values.argmax(axis=-1)
+        found[values.max(axis=-1) <= 0.5] = -1
+        return found
 
 
 def hot(values: np.ndarray) -> int:
