@@ -6,11 +6,16 @@ copies the checkpoint to ``checkpoints/<game>/selfplay.zip`` (+ sidecar) in the
 ``ActorCritic`` format (``agents.policy``; an old stable-baselines3 checkpoint
 is converted on the way) without its optimizer state (a third of the size; the
 weights are what plays), then
-plays the three 4-player tournaments of the shipping targets, seats rotated
-over duplicate deals: heuristic vs 3 random, shipped vs 3 random, shipped vs 3
-heuristic.  Their rows go into the sidecar (``"tournaments"``) and a Markdown
-table is printed; each row names the ``bidbluff tournament`` command that
-reproduces it.
+plays the tournaments of the shipping targets, fairly seated over duplicate
+deals (``arena.seating``): at 4 players heuristic vs 3 random, shipped vs 3
+random, shipped vs 3 heuristic, and for ``liars_dice_v0`` also shipped vs
+heuristic head to head at 2 players.  Their rows go into the sidecar
+(``"tournaments"``) and a Markdown table is printed; each row names the
+``bidbluff tournament`` command that reproduces it and its seating design.
+
+    python -m training.ship checkpoints/libertalia/selfplay.zip --remeasure
+
+plays them again for a checkpoint already shipped, in place.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from typing import Any
 import agents as agent_lib
 from agents.policy import load_network, read_sidecar, save_checkpoint, write_sidecar
 
-LINEUPS = (("heuristic", "random"), ("shipped", "random"), ("shipped", "heuristic"))
+# (hero, villain, players): the hero sits with players - 1 copies of the villain
+LINEUPS = (("heuristic", "random", 4), ("shipped", "random", 4), ("shipped", "heuristic", 4))
+EXTRA_LINEUPS = {"liars_dice_v0": (("shipped", "heuristic", 2),)}  # issue 15's head-to-head target
 
 
 def export(source: str | Path, env_name: str | None = None, dest: str | Path | None = None) -> Path:
@@ -37,32 +44,45 @@ def export(source: str | Path, env_name: str | None = None, dest: str | Path | N
     return save_checkpoint(dest, net, meta)
 
 
-def command(env_name: str, hero: str, villain: str, games: int, seed: int) -> str:
-    return (f"bidbluff tournament {env_name} --agents {hero},{villain}*3 --players 4 --games {games} "
+def lineups(env_name: str) -> tuple[tuple[str, str, int], ...]:
+    return LINEUPS + EXTRA_LINEUPS.get(env_name, ())
+
+
+def command(env_name: str, hero: str, villain: str, players: int, games: int, seed: int) -> str:
+    villains = villain if players == 2 else f"{villain}*{players - 1}"
+    return (f"bidbluff tournament {env_name} --agents {hero},{villains} --players {players} --games {games} "
             f"--seed {seed}")  # fmt: skip
+
+
+def lineup_name(hero: str, villain: str, players: int) -> str:
+    return f"{hero} vs {villain} (2 players)" if players == 2 else f"{hero} vs {players - 1} {villain}"
 
 
 def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None,
             known: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:  # fmt: skip
     """The shipping tournaments (see the module docstring); ``path`` stands for ``shipped``.  A row of
-    ``known`` with the same command is taken as it is when the lineup has no shipped agent (its
-    result does not depend on the checkpoint)."""
+    ``known`` with the same command and seating design is taken as it is when the lineup has no shipped
+    agent (its result does not depend on the checkpoint)."""
+    from arena import seating
     from arena.tournament import run_tournament
 
     rows = []
-    for hero, villain in LINEUPS:
-        same = [r for r in known if r.get("command") == command(env_name, hero, villain, games, seed)]
+    for hero, villain, players in lineups(env_name):
+        run = command(env_name, hero, villain, players, games, seed)
+        design = seating.design(players, seed).name
+        same = [r for r in known if r.get("command") == run and r.get("seating") == design]
         if same and hero != "shipped":
             rows.append({**same[0], "reused": True})
             print(json.dumps(rows[-1]), flush=True)
             continue
         spec = str(path) if hero == "shipped" and path is not None else hero
-        result = run_tournament(env_name, [spec] + [villain] * 3, games, 4, seed=seed)
+        result = run_tournament(env_name, [spec] + [villain] * (players - 1), games, players, seed=seed)
         row = result.rows()[0]
-        rows.append({"lineup": f"{hero} vs 3 {villain}", "games": row["games"], "win_share": row["win_share"],
-                     "ci_low": row["ci_low"], "ci_high": row["ci_high"], "mean_score": row["mean_score"],
-                     "rating_ordinal": row["rating_ordinal"], "seconds": round(result.seconds, 1),
-                     "command": command(env_name, hero, villain, games, seed)})  # fmt: skip
+        rows.append({"lineup": lineup_name(hero, villain, players), "games": row["games"],
+                     "win_share": row["win_share"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
+                     "mean_score": row["mean_score"], "rating_ordinal": row["rating_ordinal"],
+                     "seconds": round(result.seconds, 1), "seating": result.seating["design"],
+                     "command": run})  # fmt: skip
         print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -79,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("checkpoint", help="the run's checkpoint to ship (x.zip, x.json or x)")
+    parser.add_argument("--remeasure", action="store_true",
+                        help="play the tournaments again for this checkpoint where it is, without exporting it "
+                             "(rows of the same command and seating design are still reused with --keep-baseline)")
     parser.add_argument("--games", type=int, default=2000, help="games per tournament (default 2000)")
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed (default 1)")
     parser.add_argument("--dest", help="where to write it (default checkpoints/<game>/selfplay.zip)")
@@ -87,9 +110,11 @@ def main(argv: list[str] | None = None) -> int:
                              "was played with the same games and seed (no checkpoint plays in it)")  # fmt: skip
     args = parser.parse_args(argv)
     env_name = read_sidecar(args.checkpoint)["env"]
-    before = Path(args.dest) if args.dest else agent_lib.shipped_path(env_name)
+    if args.remeasure and args.dest:
+        parser.error("--remeasure measures the checkpoint where it is: no --dest")
+    before = Path(args.checkpoint) if args.remeasure else Path(args.dest or agent_lib.shipped_path(env_name))
     known = read_sidecar(before, env_name).get("tournaments", []) if args.keep_baseline and before.exists() else []
-    path = export(args.checkpoint, dest=args.dest)
+    path = before if args.remeasure else export(args.checkpoint, dest=args.dest)
     meta = read_sidecar(path)
     rows = measure(meta["env"], args.games, args.seed, path, known)
     meta["tournaments"] = rows

@@ -51,9 +51,13 @@ def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
     assert ship([str(source), "--games", "4", "--dest", str(dest)]) == 0
     first = read_sidecar(dest, "liars_dice_v0")
     assert first["exported_from"] == str(source) and first["optimizer_state"].startswith("dropped")
-    assert [r["lineup"] for r in first["tournaments"]] == ["heuristic vs 3 random", "shipped vs 3 random",
-                                                           "shipped vs 3 heuristic"]  # fmt: skip
-    assert all(r["games"] == 4 and "--games 4 --seed 1" in r["command"] for r in first["tournaments"])
+    rows = first["tournaments"]
+    assert [r["lineup"] for r in rows] == ["heuristic vs 3 random", "shipped vs 3 random", "shipped vs 3 heuristic",
+                                           "shipped vs heuristic (2 players)"]  # fmt: skip
+    assert all("--games 4 --seed 1" in r["command"] for r in rows)
+    assert [r["games"] for r in rows] == [24, 24, 24, 4]  # whole deals: every seating of 4 seats, then of 2
+    assert rows[0]["seating"] == "all 24 permutations per deal"
+    assert rows[3]["command"].startswith("bidbluff tournament liars_dice_v0 --agents shipped,heuristic --players 2 ")
 
     # re-shipping over it: the row without the checkpoint is taken over, the checkpoint's rows are played again
     assert ship([str(source), "--games", "4", "--dest", str(dest), "--keep-baseline"]) == 0
@@ -61,3 +65,9 @@ def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
     assert again[0] == {**first["tournaments"][0], "reused": True}
     assert not any(r.get("reused") for r in again[1:])
     assert [r["win_share"] for r in again[1:]] == [r["win_share"] for r in first["tournaments"][1:]]  # seeded
+
+    # re-measuring in place plays every row again, reusing nothing without --keep-baseline
+    assert ship([str(dest), "--games", "4", "--remeasure"]) == 0
+    remeasured = read_sidecar(dest, "liars_dice_v0")
+    timeless = [[{k: v for k, v in r.items() if k != "seconds"} for r in t["tournaments"]] for t in (remeasured, first)]
+    assert timeless[0] == timeless[1] and "exported_from" in remeasured
