@@ -38,8 +38,8 @@ format that this trainer wrote before.
 
 ``--players`` takes one table size or a list (``2,4``): each game draws its
 size from the list when it starts (one network serves all: the observation and
-action shapes are the same at every table size).  Checkpoints are evaluated at
-the largest size.
+action shapes are the same at every table size); a size listed twice is drawn
+twice as often (``2,2,4``).  Checkpoints are evaluated at the largest size.
 
 Run layout (``--out``, default ``runs/<env>-batched``): ``config.json``,
 ``progress.csv`` (a row per rollout: speed, time split, episode stats, losses,
@@ -90,7 +90,8 @@ class BatchedConfig:
     env: str = field(metadata={"help": "registered env to train on"})
     players: int | list[int] | None = field(default=None,
                                             metadata={"help": "seats, or a list of table sizes each game draws from "
-                                                              "(2,4) (default: the game's default)"})  # fmt: skip
+                                                              "(2,4; 2,2,4 draws 2 twice as often) (default: the "
+                                                              "game's default)"})  # fmt: skip
     env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
     opponents: list[str] = field(default_factory=lambda: ["heuristic"],
                                  metadata={"help": "fixed pool opponents (agent specs, comma-separated); also "
@@ -207,13 +208,13 @@ def start_from(net: ActorCritic, path: Path, config: BatchedConfig) -> None:
 
 
 def table_sizes(config: BatchedConfig, default: int) -> list[int]:
-    """The table sizes games draw from (``--players``: one size or a list)."""
+    """The table sizes games draw from, uniformly (``--players``: one size or a list; repeats weight a size)."""
     if config.players is None:
         return [default]
     sizes = [config.players] if isinstance(config.players, int) else list(config.players)
     if not sizes:
         raise ValueError("--players lists no table size")
-    return sorted(set(sizes))
+    return sorted(sizes)
 
 
 # -- the rollout ---------------------------------------------------------------------
@@ -272,7 +273,7 @@ class BatchedTrainer:
             if getattr(self.teacher, "needs_env", False):
                 raise ValueError(f"--imitate {config.imitate}: the teacher must play from observations alone")
         self.tables = [Table({n: envs.make(config.env, raw=True, num_players=n, reward_mode=config.reward_mode,
-                                           **config.env_options) for n in self.sizes})
+                                           **config.env_options) for n in set(self.sizes)})
                        for _ in range(config.num_games)]  # fmt: skip
         torch.manual_seed(config.seed)  # the network's first weights
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch)

@@ -320,3 +320,15 @@ def test_a_run_of_the_old_format_resumes_in_the_new(old_checkpoint, tmp_path):
                  "--no-progress"]) == 0
     final = read_sidecar(out / "final.zip", "liars_dice_v0")
     assert final["steps"] >= 128 and final["network"]["trunk"] == 32
+
+
+def test_a_table_size_listed_twice_is_drawn_twice_as_often(tmp_path):
+    config = BatchedConfig("liars_dice_v0", players=[4, 2, 2], num_games=4, rollout_steps=64, trunk=16, net_arch=[8],
+                           opponents=["random"], pool_fraction=0.3, eval_games=0, out=str(tmp_path / "r"))  # fmt: skip
+    trainer = BatchedTrainer(config, progress_bar=False)
+    assert trainer.sizes == [2, 2, 4] and trainer.num_players == 4
+    drawn = []
+    for _ in range(600):
+        trainer._start(trainer.tables[0])
+        drawn.append(trainer.tables[0].env.num_players)
+    assert 0.6 < drawn.count(2) / len(drawn) < 0.73
