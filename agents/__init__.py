@@ -7,6 +7,10 @@
 ``heuristic``       the game's hand-written player (``agents.heuristic``)
 ``ismcts``          IS-MCTS, 200 simulations; ``ismcts:50`` for 50,
                     ``ismcts:100ms`` for a time budget (needs ``bind(env)``)
+``cfr``             liars_dice_v0, 2 players x 1 die, Lying Pirates' rules:
+                    CFR+'s equilibrium policy (``checkpoints/liars_dice/
+                    cfr_2p1d.json``, sampled); ``cfr:<path>`` another
+                    tabular policy (``agents.tabular``)
 ``shipped``         the env's shipped self-play checkpoint
                     (``checkpoints/<game>/selfplay.zip``); ``shipped:sample``
 ``<path>``          a trained checkpoint (``x.zip``, ``x.json`` or ``x``),
@@ -27,9 +31,11 @@ from agents.base import Agent, RandomAgent, bind_all, seat_of
 from agents.heuristic import HEURISTICS, make_heuristic
 from agents.ismcts import ISMCTSAgent
 from agents.policy import CheckpointError, PolicyAgent, load
+from agents.tabular import TabularAgent, load_tabular
 
-KINDS = ("random", "heuristic", "ismcts", "shipped", "<checkpoint path>")
+KINDS = ("random", "heuristic", "ismcts", "cfr", "shipped", "<checkpoint path>")
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
+CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
 
 
 def shipped_path(env_name: str) -> Path:
@@ -61,6 +67,10 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
             else:
                 options = {"simulations": int(found.group(1)), **options}
         return ISMCTSAgent(seed=seed, **options)
+    if kind == "cfr":
+        if env_name not in (None, "liars_dice_v0"):
+            raise ValueError(f"agent spec {spec!r}: tabular policies exist for liars_dice_v0 only, not {env_name}")
+        return load_tabular(arg or CFR_TABLE, seed=seed)
     path, mode = spec, "greedy"
     if spec.endswith((":sample", ":greedy")):
         path, mode = spec.rsplit(":", 1)
@@ -88,6 +98,7 @@ __all__ = [
     "ISMCTSAgent",
     "PolicyAgent",
     "RandomAgent",
+    "TabularAgent",
     "bind_all",
     "has_shipped",
     "load",

@@ -107,3 +107,8 @@ class RandomAgent(SeededAgent):
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         return int(self.rng.choice(legal_ids(observation, agent)))
+
+    def probabilities(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """What ``act`` draws from: uniform over the mask."""
+        mask = np.asarray(observation["action_mask"], dtype=np.float64)
+        return mask / mask.sum()

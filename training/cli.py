@@ -1,4 +1,4 @@
-"""``bidbluff``: the project's command line (match, tournament, train, selfplay)."""
+"""``bidbluff``: the project's command line (match, tournament, exploitability, train, selfplay)."""
 
 from __future__ import annotations
 
@@ -175,6 +175,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from arena.play import show_replay
 
     show_replay(records.load(args.file), view="all" if args.all else args.seat, step=args.step)
+    return 0
+
+
+# -- exploitability -----------------------------------------------------------------
+def cmd_exploitability(args: argparse.Namespace) -> int:
+    from training.exploitability import print_report, report
+
+    specials = tuple(name.strip() for name in args.specials.split(",") if name.strip())
+    record = report(args.agent, args.players, args.dice, args.preset, specials, args.samples, args.seed)
+    if args.json:
+        _write(args.json, json.dumps(record, indent=2) + "\n")
+    print_report(record)
     return 0
 
 
@@ -369,6 +381,24 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--all", action="store_true", help="show everything, every hidden card and die")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
     replay.set_defaults(run=cmd_replay)
+
+    exploit = sub.add_parser("exploitability", help="exact exploitability and NashConv of an agent on a small table "
+                             "(OpenSpiel; needs the openspiel extra)",
+                             description="The agent's policy is read at every information state (from the "
+                             "observation and mask of that state) and OpenSpiel's best response plays against it "
+                             "from each seat.  2 players x 1 die takes seconds to a few minutes; 3 players or 2 "
+                             "dice do not fit.")  # fmt: skip
+    exploit.add_argument("env", choices=("liars_dice_v0",))
+    exploit.add_argument("--agent", required=True, help="agent spec (random, heuristic, cfr, shipped, a checkpoint)")
+    exploit.add_argument("--players", type=int, default=2, help="seats (default 2)")
+    exploit.add_argument("--dice", type=int, default=1, help="crew dice per seat (default 1)")
+    exploit.add_argument("--preset", choices=("lying_pirates", "classic"), default="lying_pirates")
+    exploit.add_argument("--specials", default="", help="special dice, comma-separated (e.g. 'mermaid,ghost')")
+    exploit.add_argument("--samples", type=int, default=200,
+                         help="acts per information state for agents that do not say their probabilities")
+    exploit.add_argument("--seed", type=int, default=0, help="the agent's seed")
+    exploit.add_argument("--json", metavar="PATH", help="also write the figures as JSON ('-': stdout)")
+    exploit.set_defaults(run=cmd_exploitability)
 
     serve = sub.add_parser("serve", help="the browser table: play any game against agents, replay game records",
                            description="A local web page: pick the game, options, table size, your seat and the "
