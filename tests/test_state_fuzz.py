@@ -52,11 +52,14 @@ def validated_envs() -> list[str]:
     return [name for name in envs.ENVS if getattr(envs.game(name).state_class, "validated", False)]
 
 
-def tables(name: str) -> list[tuple[str, list[int], dict[str, Any]]]:
-    """``(label, player counts, options)``: the default table at every player count, then each test config."""
+def tables(name: str, slow: bool = True) -> list[tuple[str, list[int], dict[str, Any]]]:
+    """``(label, player counts, options)``: the default table at every player count, then each test config
+    (``slow=False``: without the configs that the game leaves to the slow suite)."""
     game = envs.game(name)
     out = [(name, list(range(game.min_players, game.max_players + 1)), {})]
     for config in game.test_configs:
+        if config.get("slow") and not slow:
+            continue
         options = {k: v for k, v in config.items() if k not in ("num_players", "slow")}
         label = f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})"
         out.append((label, [config["num_players"]], options))
@@ -263,7 +266,7 @@ def fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed
 def fuzz_cases(slow: bool) -> list[Any]:
     marks = [pytest.mark.slow] if slow else []
     return [pytest.param(name, counts, options, marks=marks, id=label)
-            for name in validated_envs() for label, counts, options in tables(name)]  # fmt: skip
+            for name in validated_envs() for label, counts, options in tables(name, slow)]  # fmt: skip
 
 
 def check_fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed: int) -> None:
