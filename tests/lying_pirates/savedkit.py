@@ -2,7 +2,9 @@
 
 ``data/states.json.gz`` holds states saved with ``to_dict()`` at random points of random games, sixteen per
 option table (``TABLES``); ``data/finished.json.gz`` two finished games per table;
-``data/records.json.gz`` whole games recorded with ``arena.records``.  Beside each one lies what that
+``data/rare.json.gz`` two states of each chain of work in progress met in 30 games per table (rare
+chains: a reroll in a battle of an effect, a cargo after a bomb...); ``data/records.json.gz`` whole games
+recorded with ``arena.records``.  Beside each one lies what that
 engine did with it: the legal action ids and a digest of every seat's observation at the saved point,
 then the same for the acting seat at each step of a seeded random continuation (``play_on``).  A later
 engine must load them and play on identically.
@@ -29,6 +31,7 @@ from envs.lying_pirates.env import LyingPiratesGame
 
 DATA = Path(__file__).parent / "data"
 STATES, RECORDS, FINISHED = DATA / "states.json.gz", DATA / "records.json.gz", DATA / "finished.json.gz"
+RARE = DATA / "rare.json.gz"
 PLAY_ON = 60  # steps of the seeded continuation after a saved point
 ENV = "lying_pirates_v0"
 # every option table the generic tests use, then every option at once with dealt coasters (the slow fuzz's set)
@@ -105,6 +108,38 @@ def _saved_states(per_table: int = 16) -> list[dict[str, Any]]:
     return items
 
 
+def signature(data: dict[str, Any]) -> str:
+    """The chain of work in progress a saved state is in: its stage and what each record resumes."""
+    if "stack" in data:
+        return " ".join(frame["stage"] for frame in data["stack"])
+    chain = [data["stage"]]
+    records = [data.get(k) for k in ("reroll", "window", "effect", "battle", "final")]
+    records += [(data.get("ext") or {}).get(k) for k in ("cargo", "drawn", "playing", "encounter")]
+    return " ".join(chain + [str(r.get("then", "")) for r in records if r])
+
+
+def _rare_states(games: int = 30, each: int = 2) -> list[dict[str, Any]]:
+    items, kept = [], {}
+    for t, config in enumerate(TABLES):
+        options = table_options(config)
+        game = envs.game(ENV, **options)
+        rng = np.random.default_rng(3000 + t)
+        for _ in range(games):
+            state = game.new_state(config["num_players"], rng)
+            while not state.is_terminal():
+                data = state.to_dict()
+                chain = signature(data)
+                if kept.get(chain, 0) < each:
+                    kept[chain] = kept.get(chain, 0) + 1
+                    seed = int(rng.integers(2**31))
+                    after = play_on(game, game.state_from_dict(data), seed)
+                    items.append({"table": t, "options": options, "state": data, "seen": seen(game, state),
+                                  "seed": seed, "play_on": after})  # fmt: skip
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.integers(len(legal)))], rng)
+    return items
+
+
 def _finished_states(games: int = 2) -> list[dict[str, Any]]:
     """Games played to their end (the work in progress when they ended stays in the last observation)."""
     items = []
@@ -150,3 +185,4 @@ if __name__ == "__main__":
     _save_data(STATES, _saved_states())
     _save_data(RECORDS, _records())
     _save_data(FINISHED, _finished_states())
+    _save_data(RARE, _rare_states())

@@ -6,9 +6,21 @@ import pytest
 
 import envs
 from arena.records import replay
-from tests.lying_pirates.savedkit import ENV, FINISHED, RECORDS, STATES, digest, load_data, play_on, seen
+from tests.lying_pirates.savedkit import (
+    ENV,
+    FINISHED,
+    RARE,
+    RECORDS,
+    STATES,
+    digest,
+    load_data,
+    play_on,
+    seen,
+    signature,
+)
 
 SAVED = load_data(STATES)
+RARE_CHAINS = load_data(RARE)
 FINISHED_GAMES = load_data(FINISHED)
 RECORDED = load_data(RECORDS)
 
@@ -25,6 +37,11 @@ def test_saved_state_loads_and_plays_on(item):
     state = game.state_from_dict(item["state"])
     assert seen(game, state) == item["seen"]
     assert play_on(game, state, item["seed"]) == item["play_on"]
+
+
+@pytest.mark.parametrize("item", _every(RARE_CHAINS, 2, lambda item: signature(item["state"]).replace(" ", "/")))
+def test_saved_state_in_a_rare_chain_of_work_loads_and_plays_on(item):
+    test_saved_state_loads_and_plays_on(item)
 
 
 @pytest.mark.parametrize("item", FINISHED_GAMES, ids=lambda item: f"t{item['table']}")
