@@ -855,6 +855,12 @@ class SpytailsState(GameState):
             problems.append(f"operation {self.operation}, trick or start token out of range")
         if not self.round <= self.last_round <= max(map(rounds_for, (2, 3, 4))) - 1 + self.extra_rounds:
             problems.append(f"round {self.round} of {self.last_round + 1} with {self.extra_rounds} extra")
+        for seat in range(n):
+            forecast, staked = self.bids[seat] >= 0, self.stakes[seat] >= 0
+            done = self.phase in (OPERATIONS_PHASE, DEBRIEFING) or (self.phase == FORECAST and self.forecast_done[seat])
+            if (done and not (forecast and staked)) or (staked and not forecast):
+                problems.append(f"seat {seat}: bid {self.bids[seat]} and stake {self.stakes[seat]} do not fit the "
+                                f"{self.phase} phase")  # fmt: skip
         if len(self.round_ops) > self.operation or sum(self.won) > self.operation:
             problems.append(f"round_ops and won count more operations than the {self.operation} finished")
         for trick, leader in [(self.trick, self.leader)] + [(t, None) for _, t in self.round_ops]:
