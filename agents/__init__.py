@@ -6,7 +6,14 @@
 ``random``          uniform over the legal actions
 ``heuristic``       the game's hand-written player (``agents.heuristic``)
 ``ismcts``          IS-MCTS, 200 simulations; ``ismcts:50`` for 50,
-                    ``ismcts:100ms`` for a time budget (needs ``bind(env)``)
+                    ``ismcts:100ms`` for a time budget (needs ``bind(env)``);
+                    settings after commas: ``prior=shipped`` (PUCT on the
+                    network's policy), ``value=shipped`` (its value head cuts
+                    rollouts off, at once or after ``steps=K``),
+                    ``rollout=heuristic|shipped``, ``select=ucb|puct``,
+                    ``c=1.5``; a checkpoint path in place of ``shipped``
+``expert``          the game's strongest search setting within about one
+                    second per decision (``agents.ismcts.EXPERT``)
 ``cfr``             liars_dice_v0, 2 players x 1 die, Lying Pirates' rules:
                     CFR+'s equilibrium policy (``checkpoints/liars_dice/
                     cfr_2p1d.json``, sampled); ``cfr:<path>`` another
@@ -29,11 +36,13 @@ from typing import Any
 
 from agents.base import Agent, RandomAgent, bind_all, seat_of
 from agents.heuristic import HEURISTICS, make_heuristic
-from agents.ismcts import ISMCTSAgent
+from agents.ismcts import EXPERT, ISMCTSAgent
 from agents.policy import CheckpointError, PolicyAgent, load
 from agents.tabular import TabularAgent, load_tabular
 
-KINDS = ("random", "heuristic", "ismcts", "cfr", "shipped", "<checkpoint path>")
+KINDS = ("random", "heuristic", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
+SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
+               "c": "exploration", "mix": "mix"}  # fmt: skip
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
 
@@ -58,15 +67,12 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
         _no_arg(spec, arg)
         return make_heuristic(env_name, seed)
     if kind == "ismcts":
-        if arg:
-            found = re.fullmatch(r"(\d+)(ms)?", arg)
-            if not found:
-                raise ValueError(f"agent spec {spec!r}: write ismcts:<simulations> or ismcts:<milliseconds>ms")
-            if found.group(2):
-                options = {"simulations": None, "time_ms": float(found.group(1)), **options}
-            else:
-                options = {"simulations": int(found.group(1)), **options}
-        return ISMCTSAgent(seed=seed, **options)
+        return ISMCTSAgent(seed=seed, **{**search_options(spec, arg), **options})
+    if kind == "expert":
+        _no_arg(spec, arg)
+        if env_name not in EXPERT:
+            raise ValueError(f"agent spec 'expert' is per game: pass env_name (one of {', '.join(EXPERT)})")
+        return make(EXPERT[env_name], env_name=env_name, seed=seed, **options)
     if kind == "cfr":
         if env_name not in (None, "liars_dice_v0"):
             raise ValueError(f"agent spec {spec!r}: tabular policies exist for liars_dice_v0 only, not {env_name}")
@@ -83,6 +89,35 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
     if path.endswith((".zip", ".json")) or Path(path + ".zip").exists() or Path(path).exists():
         return load(path, env_name=env_name, deterministic=mode == "greedy", seed=seed)
     raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KINDS)}")
+
+
+def search_options(spec: str, arg: str) -> dict[str, Any]:
+    """``ISMCTSAgent`` options of an ``ismcts:`` spec's comma-separated items: a budget (``200``, ``500ms``, or
+    both) and ``key=value`` settings (``prior=``, ``value=``, ``rollout=``, ``steps=``, ``select=``, ``c=``,
+    ``mix=``)."""
+    options: dict[str, Any] = {}
+    budget: dict[str, Any] = {}
+    for item in filter(None, arg.split(",")):
+        key, eq, value = item.partition("=")
+        found = re.fullmatch(r"(\d+)(ms)?", item)
+        if found:
+            budget["time_ms" if found.group(2) else "simulations"] = int(found.group(1))
+        elif eq and key in SEARCH_KEYS and value:
+            options[SEARCH_KEYS[key]] = value
+        else:
+            raise ValueError(
+                f"agent spec {spec!r}: {item!r} is neither a budget (ismcts:<simulations>, "
+                f"ismcts:<milliseconds>ms) nor a setting ({', '.join(k + '=' for k in SEARCH_KEYS)})"
+            )
+    if "time_ms" in budget:
+        budget.setdefault("simulations", None)
+    for key, cast in (("steps", int), ("exploration", float), ("mix", float)):
+        if key in options:
+            try:
+                options[key] = cast(options[key])
+            except ValueError:
+                raise ValueError(f"agent spec {spec!r}: {key} must be a number, not {options[key]!r}") from None
+    return {**budget, **options}
 
 
 def _no_arg(spec: str, arg: str) -> None:

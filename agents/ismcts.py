@@ -12,14 +12,24 @@ Each simulation:
 
 1. **Determinise**: ``state.resample_hidden(seat, rng)`` draws a full state
    consistent with everything the acting seat knows (and nothing more).
-2. **Select**: from the root, at each node take the action among those legal
-   in this determinisation that maximises UCB1 with availability counts
-   (``W/N + c * sqrt(ln(A)/N)``, A: simulations where the action was legal),
-   for the seat acting at that node.
-3. **Expand** one untried action, then **roll out** uniformly at random to the
-   end (chance drawn from the search's own generator).
-4. **Back up** every seat's final reward (``game.final_rewards``) into the
-   edges taken by that seat.
+2. **Select**: from the root, at each node in the tree take the action, among
+   those legal in this determinisation, that the selection rule ranks first
+   for the seat acting there.  Both rules count a parent's visits as the
+   action's *availability* (simulations in which it was legal):
+
+   * ``ucb``: UCB1, ``W/N + c * sqrt(ln(A)/N)``, untried actions first (at random);
+   * ``puct``: AlphaZero's rule, ``W/N + c * P * sqrt(A)/(1 + N)`` with the
+     node's prior ``P`` (0 for ``W/N`` of an untried action, as OpenSpiel does).
+3. **Expand** the first information set not yet in the tree and ask the
+   evaluator (``agents.evaluators``) for its prior and every seat's value:
+   a rollout to the end (uniform, heuristic or network policy), or one cut off
+   by a network's value head after K steps or at once.
+4. **Back up** every seat's value into the edges taken by that seat.
+
+``search`` returns a ``SearchResult``: the action, the root's visit counts and
+visit distribution over the action ids, and the root value for the searching
+seat, the statistics OpenSpiel's ``mcts`` returns and that search-improved
+training targets need.
 
 The budget is a number of simulations, a time in milliseconds, or both (the
 first reached stops).  The agent needs the engine: ``bind(env)`` before play
@@ -30,20 +40,45 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from agents.base import legal_ids, seat_of
+from agents.evaluators import Evaluator, HeuristicRollout, NetworkRollout, RandomRollout, load_network
+
+SELECTIONS = ("ucb", "puct")
+ROLLOUTS = ("random", "heuristic", "<network: shipped or a checkpoint path>")
+# Each game's "expert" opponent: its strongest setting measured within about one second per decision.
+EXPERT = {
+    "liars_dice_v0": "ismcts:800ms,prior=shipped,value=shipped",
+    "libertalia_v0": "ismcts:800ms,prior=shipped,value=shipped",
+    "lying_pirates_v0": "ismcts:800ms,prior=shipped,value=shipped",
+    "spytails_v0": "ismcts:800ms,prior=shipped,value=shipped",
+}
 
 
 class _Node:
-    __slots__ = ("avail", "visits", "wins")
+    __slots__ = ("avail", "prior", "visits", "wins")
 
-    def __init__(self) -> None:
+    def __init__(self, prior: dict[int, float] | None) -> None:
+        self.prior = prior  # None: uniform
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
         self.avail: dict[int, int] = {}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What one search found from the searching seat's information set."""
+
+    action: int  # the most visited legal id (ties broken at random)
+    visits: dict[int, int]  # every legal id's visit count at the root
+    policy: np.ndarray  # (n_actions,) the visit distribution over the action ids (0 for illegal ones)
+    value: float  # the searching seat's mean backed-up value at the root
+    action_values: dict[int, float]  # each visited legal id's mean backed-up value (its Q)
+    simulations: int
 
 
 class ISMCTSAgent:
@@ -52,29 +87,55 @@ class ISMCTSAgent:
     Args:
         simulations: simulations per decision (``None``: only ``time_ms`` bounds it).
         time_ms: wall-clock budget per decision in milliseconds (``None``: none).
-        exploration: UCB1 constant ``c``.
-        reward_mode: the env reward mode backed up (``"win"``, ``"rank"`` or ``"score"``).
-        max_rollout: a safety cap on rollout length (a game that does not end is a bug).
+        exploration: the selection constant ``c`` (default: 0.7 for ``ucb``, 1.5 for ``puct``).
+        reward_mode: the env reward mode backed up (``"win"``, ``"rank"`` or ``"score"``); with a value
+            network, that network's mode (the default then).
+        selection: ``"ucb"`` or ``"puct"`` (default: ``puct`` with a prior, ``ucb`` without).
+        prior: the network of the prior, ``"shipped"`` or a checkpoint path (``None``: uniform).
+        value: the network whose value head cuts rollouts off (``None``: roll out to the end).
+        rollout: ``"random"``, ``"heuristic"``, or a network (``"shipped"`` or a checkpoint path).
+        steps: rollout decisions before the value cut-off (default 0 with ``value``: at once).
+        mix: the share of a uniform prior mixed into the network's at every node, so that a move the network
+            all but rules out still gets tried once the others' values are known (a sure "Liar!" in a spot
+            unlike its training); AlphaZero's root noise plays this part in training.
         seed: seeds determinisations, tie breaks and rollouts.
+
+    Networks load at ``bind`` (checked against the bound env's game), once per process.
     """
 
     name = "ismcts"
     needs_env = True
 
-    def __init__(self, simulations: int | None = 200, time_ms: float | None = None, exploration: float = 0.7,
-                 reward_mode: str = "win", max_rollout: int = 100_000, seed: int | None = None) -> None:  # fmt: skip
+    def __init__(self, simulations: int | None = 200, time_ms: float | None = None, exploration: float | None = None,
+                 reward_mode: str | None = None, selection: str | None = None, prior: str | None = None,
+                 value: str | None = None, rollout: str = "random", steps: int | None = None,
+                 mix: float = 0.25, seed: int | None = None) -> None:  # fmt: skip
         if simulations is None and time_ms is None:
             raise ValueError("IS-MCTS needs a budget: simulations, time_ms or both")
         if simulations is not None and simulations < 1:
             raise ValueError(f"simulations must be at least 1, not {simulations}")
+        selection = selection or ("puct" if prior else "ucb")
+        if selection not in SELECTIONS:
+            raise ValueError(f"IS-MCTS selection {selection!r} is not one of {', '.join(SELECTIONS)}")
+        if steps is not None and value is None:
+            raise ValueError("rollout steps set a value cut-off: name the value network too (value=...)")
+        if value is not None and steps is None:
+            if rollout != "random":
+                raise ValueError("a rollout policy with a value cut-off needs the number of steps (steps=K)")
+            steps = 0
         self.simulations = simulations
         self.time_ms = time_ms
-        self.exploration = exploration
+        self.selection = selection
+        self.exploration = exploration if exploration is not None else (1.5 if selection == "puct" else 0.7)
         self.reward_mode = reward_mode
-        self.max_rollout = max_rollout
+        if not 0 <= mix <= 1:
+            raise ValueError(f"the uniform share of the prior (mix) must be between 0 and 1, not {mix}")
+        self.mix = mix
+        self.specs = {"prior": prior, "value": value, "rollout": rollout, "steps": steps}
         self.rng = np.random.default_rng(seed)
+        self.seed = seed
         self.env: Any = None
-        self.last_search: dict[str, Any] = {}
+        self.evaluator: Evaluator | None = None
 
     def bind(self, env: Any) -> None:
         """Give the agent the env whose engine it simulates (call after each ``env.reset``)."""
@@ -82,6 +143,24 @@ class ISMCTSAgent:
         if not hasattr(raw, "game_state") or not hasattr(raw, "game"):
             raise TypeError(f"IS-MCTS binds to a bidbluff env (BoardGameEnv), not {type(env).__name__}")
         self.env = raw
+        if self.evaluator is None:
+            self.evaluator = self.make_evaluator(raw.game)
+
+    def make_evaluator(self, game: Any) -> Evaluator:
+        """The evaluator of this agent's settings for ``game`` (its networks loaded and checked)."""
+        spec = self.specs
+        prior = load_network(spec["prior"], game.name) if spec["prior"] else None
+        value = load_network(spec["value"], game.name) if spec["value"] else None
+        if spec["rollout"] == "random":
+            rollout: Any = RandomRollout()
+        elif spec["rollout"] == "heuristic":
+            rollout = HeuristicRollout(game.name, self.seed)
+        else:
+            rollout = NetworkRollout(load_network(spec["rollout"], game.name))
+        mode = self.reward_mode or (value.reward_mode if value is not None else "win")
+        evaluator = Evaluator(rollout, value, spec["steps"], prior, mode)
+        evaluator.check(game)
+        return evaluator
 
     def reset(self) -> None:
         pass
@@ -92,23 +171,30 @@ class ISMCTSAgent:
             raise RuntimeError("ISMCTSAgent needs the engine: call agent.bind(env) after env.reset() before play")
         if legal.size == 1:
             return int(legal[0])
+        return self.search(observation, agent).action
+
+    def search(self, observation: dict[str, np.ndarray], agent: str) -> SearchResult:
+        """Search ``agent``'s decision in the bound env (``agent`` is to act there); the full result."""
+        if self.env is None or self.evaluator is None:
+            raise RuntimeError("ISMCTSAgent needs the engine: call agent.bind(env) after env.reset() before play")
         seat = seat_of(agent)
         game, state = self.env.game, self.env.game_state
         # The real state is touched only here: who acts, and determinisations for that seat.
         if state is None or state.current_player() != seat:
             raise RuntimeError(f"ISMCTSAgent is bound to an env where {agent} is not the one to act")
         first = state.resample_hidden(seat, self.rng)
-        if not np.array_equal(game.encode(first, seat), observation["observation"]):
+        obs = np.asarray(observation["observation"], dtype=np.float32)
+        if not np.array_equal(game.encode(first, seat), obs):
             raise RuntimeError("ISMCTSAgent: the observation does not match the bound env's state (wrong env?)")
-        return self.search(game, state, seat, observation["observation"], legal, first)
+        return self.run(game, state, seat, obs, legal_ids(observation, agent), first)
 
     # -- the search --------------------------------------------------------------
-    def search(self, game: Any, state: Any, seat: int, observation: np.ndarray, legal: np.ndarray,
-               first: Any = None) -> int:  # fmt: skip
-        """Run the budget of simulations from ``seat``'s information set; return the most visited action."""
+    def run(self, game: Any, state: Any, seat: int, observation: np.ndarray, legal: np.ndarray,
+            first: Any = None) -> SearchResult:  # fmt: skip
+        """The budget of simulations from ``seat``'s information set (``observation``) in ``state``."""
         rng = self.rng
         nodes: dict[tuple[int, bytes], _Node] = {}
-        root_key = (seat, np.asarray(observation, dtype=np.float32).tobytes())
+        root_key = (seat, observation.tobytes())
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
         while True:
@@ -117,57 +203,69 @@ class ISMCTSAgent:
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             sample = first if done == 0 and first is not None else state.resample_hidden(seat, rng)
-            self._simulate(game, sample, nodes, root_key)
+            self._simulate(game, sample, nodes, root_key, observation)
             done += 1
-        root = nodes.get(root_key)
-        visits = root.visits if root else {}
-        legal_set = {int(i) for i in legal}
-        best = max(legal_set, key=lambda a: (visits.get(a, 0), rng.random()))
-        self.last_search = {"simulations": done, "visits": {a: visits.get(a, 0) for a in sorted(legal_set)}}
-        return int(best)
+        root = nodes[root_key]
+        visits = {int(a): root.visits.get(int(a), 0) for a in legal}
+        action = max(visits, key=lambda a: (visits[a], rng.random()))
+        policy = np.zeros(game.codec.n)
+        policy[list(visits)] = list(visits.values())
+        total = sum(visits.values())
+        policy /= max(total, 1)
+        value = sum(root.wins.values()) / total if total else 0.0
+        q = {a: root.wins[a] / n for a, n in visits.items() if n}
+        return SearchResult(action, visits, policy, float(value), q, done)
 
-    def _simulate(self, game: Any, state: Any, nodes: dict, root_key: tuple[int, bytes]) -> None:
-        rng = self.rng
+    def _simulate(self, game: Any, state: Any, nodes: dict, root_key: tuple[int, bytes],
+                  root_obs: np.ndarray) -> None:  # fmt: skip
+        rng, evaluator = self.rng, self.evaluator
         path: list[tuple[_Node, int, int]] = []  # (node, acting seat, action id)
-        key: tuple[int, bytes] | None = root_key
-        expanded = False
-        while not state.is_terminal() and not expanded:
+        values = None
+        while not state.is_terminal():
             actor = state.current_player()
-            if key is None:
-                key = (actor, game.encode(state, actor).tobytes())
+            obs = root_obs if not path else game.encode(state, actor)
+            key = root_key if not path else (actor, obs.tobytes())
+            ids = {game.action_to_id(state, a, actor): a for a in state.legal_actions()}
             node = nodes.get(key)
             if node is None:
-                node = nodes[key] = _Node()
-            ids = {game.action_to_id(state, a, actor): a for a in state.legal_actions()}
+                legal = sorted(ids)
+                leaf = evaluator.leaf(game, state, actor, obs, legal, rng)
+                prior = None if leaf.prior is None else (1 - self.mix) * leaf.prior + self.mix / len(legal)
+                node = nodes[key] = _Node(None if prior is None else dict(zip(legal, prior.tolist(), strict=True)))
+                values = leaf.values
+                break
             for i in ids:
                 node.avail[i] = node.avail.get(i, 0) + 1
-            untried = [i for i in ids if i not in node.visits]
-            if untried:
-                choice = untried[int(rng.integers(len(untried)))]
-                expanded = True
-            else:
-                choice = self._ucb(node, ids)
+            choice = self._puct(node, ids) if self.selection == "puct" else self._ucb(node, ids)
             path.append((node, actor, choice))
             state.apply(ids[choice], rng)
-            key = None
-        for _ in range(self.max_rollout):
-            if state.is_terminal():
-                break
-            actions = state.legal_actions()
-            state.apply(actions[int(rng.integers(len(actions)))], rng)
-        else:
-            raise RuntimeError(f"IS-MCTS rollout did not end within {self.max_rollout} steps")
-        rewards = game.final_rewards(state, self.reward_mode)
+        if values is None:
+            values = game.final_rewards(state, evaluator.reward_mode)
         for node, actor, choice in path:
             node.visits[choice] = node.visits.get(choice, 0) + 1
-            node.wins[choice] = node.wins.get(choice, 0.0) + rewards[actor]
+            node.wins[choice] = node.wins.get(choice, 0.0) + float(values[actor])
 
     def _ucb(self, node: _Node, ids: dict[int, Any]) -> int:
+        untried = [i for i in ids if i not in node.visits]
+        if untried:
+            return untried[int(self.rng.integers(len(untried)))]
         c = self.exploration
         best, best_value = -1, -math.inf
         for i in ids:
             n = node.visits[i]
             value = node.wins[i] / n + c * math.sqrt(math.log(node.avail[i]) / n)
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+    def _puct(self, node: _Node, ids: dict[int, Any]) -> int:
+        c, prior = self.exploration, node.prior
+        uniform = 1.0 / len(ids)
+        best, best_value = -1, -math.inf
+        for i in ids:
+            n = node.visits.get(i, 0)
+            p = uniform if prior is None else prior.get(i, 0.0)
+            value = (node.wins[i] / n if n else 0.0) + c * p * math.sqrt(node.avail[i]) / (1 + n)
             if value > best_value:
                 best, best_value = i, value
         return best

@@ -82,7 +82,8 @@ def test_same_information_same_search(env_name):
     for e in (env, twin):
         agent = ISMCTSAgent(simulations=12, seed=7)
         agent.bind(e)
-        choices.append((agent.act(e.observe(name), name), agent.last_search["visits"]))
+        result = agent.search(e.observe(name), name)
+        choices.append((result.action, result.visits))
     assert choices[0] == choices[1]
 
 
@@ -110,6 +111,6 @@ def test_time_budget_stops():
     agent = ISMCTSAgent(simulations=None, time_ms=30, seed=0)
     agent.bind(env)
     name = env.agent_selection
-    action = agent.act(env.observe(name), name)
-    assert env.action_masks()[action] == 1
-    assert 1 <= agent.last_search["simulations"] < 200
+    result = agent.search(env.observe(name), name)
+    assert env.action_masks()[result.action] == 1
+    assert 1 <= result.simulations < 200

@@ -1,0 +1,230 @@
+"""What IS-MCTS asks of a position: a prior over the acting seat's actions and a value for every seat.
+
+As in OpenSpiel's ``mcts.py``, the ``Evaluator`` is the one seam where rollouts,
+heuristics or a trained network plug into the search (``agents.ismcts``).  Its
+``leaf(game, state, actor, observation, legal, rng)`` answers a new tree node:
+
+* **prior**: probabilities over ``legal`` (the acting seat's legal ids) from the
+  policy head of a ``Network`` given the acting seat's observation, or ``None``
+  (uniform) without one.  The tree keeps it in the node, which is keyed by the
+  acting seat's information set, so it is asked once per information set.
+* **values**: one per seat.  The evaluator plays the determinised ``state``
+  forward with its ``Rollout`` policy (uniform random, the game's heuristic, or
+  a network's sampled policy), ``steps`` decisions or to the end, then reads
+  the ``Network``'s value head on every live seat's observation (a cut-off), or
+  the game's final rewards when the game ended first.
+
+Batched network calls: at a cut-off every seat's observation goes through the
+value network in one forward pass; when the prior comes from the same network
+and the cut-off is at once (``steps=0``, AlphaZero's evaluator), the acting
+seat's row of that same pass is the prior, so a simulation costs one forward
+pass of ``num_players`` rows.
+
+The value head's meaning.  A shipped network's value head was trained on the
+reward of its run (the sidecar's ``options.reward_mode``: ``win`` or ``score``)
+from the observing seat's perspective, discounted by ``gamma`` close to 1.  So
+a search that reads it backs up final rewards in that same mode
+(``Evaluator.reward_mode``), and reads seat ``s``'s value from ``s``'s own
+observation.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+from agents.heuristic import make_heuristic
+
+MAX_ROLLOUT = 100_000  # a safety cap: a game that does not end is an engine bug
+
+
+class Leaf(NamedTuple):
+    prior: np.ndarray | None  # over the given legal ids, summing to 1; None: uniform
+    values: np.ndarray  # (num_players,) each seat's value of the position
+
+
+# -- networks ----------------------------------------------------------------------------
+class Network:
+    """A checkpoint's ``ActorCritic`` for search: batched logits and values from observation rows."""
+
+    def __init__(self, net: Any, meta: dict[str, Any], name: str) -> None:
+        self.net = net
+        self.meta = meta
+        self.name = name
+        self.reward_mode: str = (meta.get("options") or {}).get("reward_mode", "win")
+
+    def check(self, game: Any) -> None:
+        """Refuse a game whose observation or action layout the network was not built for."""
+        sizes = self.net.sizes
+        if sizes["obs_size"] != game.observation_size or sizes["n_actions"] != game.codec.n:
+            raise ValueError(
+                f"network {self.name} reads {sizes['obs_size']} observation values and has {sizes['n_actions']} "
+                f"actions; {game.name} with these options has {game.observation_size} and {game.codec.n}"
+            )
+
+    def infer(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(logits (B, n_actions), values (B,))`` for observation rows ``(B, obs_size)``, one forward pass."""
+        import torch
+
+        threads = torch.get_num_threads()
+        # A few rows gain nothing from intra-op threads, and on busy shared cores torch's thread pool makes a
+        # forward pass ~50x slower; set back at once so that the caller's training keeps its own setting.
+        torch.set_num_threads(1)
+        try:
+            with torch.no_grad():
+                rows = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+                features = self.net.trunk(rows)
+                logits = self.net.action_head(self.net.policy_net(features))
+                values = self.net.value_head(self.net.value_net(features)).squeeze(-1)
+        finally:
+            torch.set_num_threads(threads)
+        return logits.numpy(), values.numpy()
+
+
+def legal_softmax(logits: np.ndarray, legal: Sequence[int]) -> np.ndarray:
+    """The policy restricted to ``legal`` ids (as ``agents.networks.masked_logits`` masks it), in that order."""
+    chosen = np.asarray(logits, dtype=np.float64)[np.asarray(legal)]
+    chosen = np.exp(chosen - chosen.max())
+    return chosen / chosen.sum()
+
+
+@functools.lru_cache(maxsize=8)
+def load_network(spec: str, env_name: str) -> Network:
+    """``shipped`` (the env's ``checkpoints/<game>/selfplay.zip``) or a checkpoint path, checked against the env
+    (``agents.policy.load_network``); loaded once per process and shared by every search that names it."""
+    from agents import shipped_path
+    from agents.policy import load_network as load_checkpoint
+
+    path = shipped_path(env_name) if spec == "shipped" else Path(spec)
+    if spec == "shipped" and not path.is_file():
+        raise ValueError(f"{env_name} has no shipped checkpoint ({path} does not exist)")
+    net, meta, _ = load_checkpoint(path, env_name)
+    return Network(net, meta, spec)
+
+
+# -- rollout policies --------------------------------------------------------------------
+class Rollout(Protocol):
+    """Picks the acting seat's engine action in a simulated position (from that seat's information only)."""
+
+    name: str
+
+    def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any: ...
+
+
+class RandomRollout:
+    """Uniform over the legal actions: IS-MCTS's classic default policy."""
+
+    name = "random"
+
+    def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any:
+        actions = state.legal_actions()
+        return actions[int(rng.integers(len(actions)))]
+
+
+def seat_view(game: Any, state: Any, actor: int) -> tuple[dict[str, np.ndarray], list[int]]:
+    """The acting seat's PettingZoo observation of a simulated position, and its legal ids."""
+    legal = game.legal_action_ids(state, actor)
+    mask = np.zeros(game.codec.n, dtype=np.int8)
+    mask[legal] = 1
+    return {"observation": game.encode(state, actor), "action_mask": mask}, legal
+
+
+class HeuristicRollout:
+    """The game's hand-written player (``agents.heuristic``) for every seat, from each seat's observation."""
+
+    name = "heuristic"
+
+    def __init__(self, env_name: str, seed: int | None = None) -> None:
+        self.heuristic = make_heuristic(env_name, seed)
+
+    def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any:
+        observation, _ = seat_view(game, state, actor)
+        return game.id_to_action(state, self.heuristic.act(observation, f"player_{actor}"), actor)
+
+
+class NetworkRollout:
+    """A network's policy, sampled with the search's generator (one forward pass per decision)."""
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+        self.name = f"network:{network.name}"
+
+    def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any:
+        observation, legal = seat_view(game, state, actor)
+        logits, _ = self.network.infer(observation["observation"][None])
+        probs = legal_softmax(logits[0], legal)
+        return game.id_to_action(state, legal[int(rng.choice(len(legal), p=probs))], actor)
+
+
+# -- the evaluator -----------------------------------------------------------------------
+class Evaluator:
+    """Prior and values of a leaf (see the module doc).
+
+    Args:
+        rollout: the policy that plays the position forward (default: uniform random).
+        value: a ``Network`` whose value head cuts the rollout off; ``None``: play to the end.
+        steps: decisions played before the cut-off (0: read the value at once); ``None``: to the end.
+        prior: a ``Network`` whose policy head gives the prior; ``None``: uniform.
+        reward_mode: the final rewards backed up; must be the value network's own mode (see module doc).
+    """
+
+    def __init__(self, rollout: Rollout | None = None, value: Network | None = None, steps: int | None = None,
+                 prior: Network | None = None, reward_mode: str = "win") -> None:  # fmt: skip
+        if (value is None) != (steps is None):
+            raise ValueError("a value cut-off needs both a value network and a number of rollout steps (0: at once)")
+        if steps is not None and steps < 0:
+            raise ValueError(f"rollout steps must be 0 or more, not {steps}")
+        if value is not None and value.reward_mode != reward_mode:
+            raise ValueError(f"the value network {value.name} was trained on reward_mode {value.reward_mode!r}; "
+                             f"a search reading it backs up that mode, not {reward_mode!r}")  # fmt: skip
+        self.rollout = rollout or RandomRollout()
+        self.value = value
+        self.steps = steps
+        self.prior = prior
+        self.reward_mode = reward_mode
+
+    def check(self, game: Any) -> None:
+        for network in (self.value, self.prior):
+            if network is not None:
+                network.check(game)
+
+    def leaf(self, game: Any, state: Any, actor: int, observation: np.ndarray, legal: Sequence[int],
+             rng: np.random.Generator) -> Leaf:  # fmt: skip
+        """Prior over ``legal`` for ``actor`` (whose ``observation`` of ``state`` is given) and every seat's value;
+        ``state`` is a determinisation the evaluator may play forward."""
+        if self.steps == 0 and self.prior is self.value:
+            logits, values = self._cut_off(game, state, {actor: observation})
+            return Leaf(legal_softmax(logits[actor], legal), values)
+        prior = None
+        if self.prior is not None:
+            logits, _ = self.prior.infer(observation[None])
+            prior = legal_softmax(logits[0], legal)
+        return Leaf(prior, self.evaluate(game, state, rng))
+
+    def evaluate(self, game: Any, state: Any, rng: np.random.Generator) -> np.ndarray:
+        """Every seat's value of ``state`` (consumed): roll out, then the final rewards or the value cut-off."""
+        limit = MAX_ROLLOUT if self.steps is None else self.steps
+        for _ in range(limit):
+            if state.is_terminal():
+                break
+            state.apply(self.rollout.choose(game, state, state.current_player(), rng), rng)
+        if state.is_terminal():
+            return np.asarray(game.final_rewards(state, self.reward_mode), dtype=np.float64)
+        if self.value is None:
+            raise RuntimeError(f"IS-MCTS rollout did not end within {MAX_ROLLOUT} steps")
+        return self._cut_off(game, state, {})[1]
+
+    def _cut_off(self, game: Any, state: Any, known: dict[int, np.ndarray]) -> tuple[dict[int, np.ndarray],
+                                                                                    np.ndarray]:  # fmt: skip
+        """One forward pass of every seat's observation: ``({seat: logits}, values)``; final rewards instead
+        where the game is over."""
+        if state.is_terminal():
+            return {}, np.asarray(game.final_rewards(state, self.reward_mode), dtype=np.float64)
+        seats = range(len(state.scores()))
+        rows = np.stack([known[s] if s in known else game.encode(state, s) for s in seats])
+        logits, values = self.value.infer(rows)
+        return dict(enumerate(logits)), values.astype(np.float64)

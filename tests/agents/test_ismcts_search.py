@@ -1,0 +1,227 @@
+"""IS-MCTS with evaluators: network priors (PUCT), value cut-offs, heuristic and network rollouts; the search
+result; the ``ismcts:...`` and ``expert`` specs; constructed positions whose best move is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import agents
+import envs
+from agents.evaluators import Evaluator, HeuristicRollout, NetworkRollout, load_network
+from agents.ismcts import EXPERT, ISMCTSAgent
+
+NETWORKED = "prior=shipped,value=shipped"
+
+
+def bet_that_surely_holds(face: int):
+    """2 captains x 1 die, classic rules (6s wild): seat 0 bets "one of" ``face`` and seat 1, to act, holds a
+    die that counts toward it."""
+    for seed in range(100):
+        env = envs.make("liars_dice_v0", raw=True, num_players=2, dice=1, preset="classic")
+        env.reset(seed=seed)
+        if env.game_state.round.cups[1][0][1] in (face, 6):
+            env.step(env.game.action_to_id(env.game_state, ("bid", 1, face), 0))
+            return env
+    raise AssertionError("no deal found")
+
+
+def liar_id(env) -> int:
+    return env.game.action_to_id(env.game_state, ("liar",), 1)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:300",
+        f"ismcts:150,{NETWORKED}",
+        "ismcts:150,rollout=heuristic",
+        "ismcts:150,prior=shipped,value=shipped,rollout=heuristic,steps=2",
+    ],
+)
+def test_never_calls_a_bet_that_surely_holds(spec):
+    """Calling "Liar!" on a bet the caller's own die makes true loses for sure: a dominated move.  Its backed-up
+    value is exactly the loss, and the search spends few visits on it."""
+    env = bet_that_surely_holds(face=3)
+    agent = agents.make(spec, env_name="liars_dice_v0", seed=0)
+    agent.bind(env)
+    result = agent.search(env.observe("player_1"), "player_1")
+    liar = liar_id(env)
+    assert result.action != liar
+    assert result.action_values.get(liar, -1.0) == pytest.approx(-1.0)
+    assert result.visits[liar] < 0.2 * sum(result.visits.values())
+
+
+@pytest.mark.parametrize("spec", ["ismcts:300", f"ismcts:100,{NETWORKED}", "ismcts:100,rollout=shipped"])
+def test_finds_the_certain_liar_call(spec):
+    """Two dice in play and seat 0 bets "two of" a face seat 1's own die does not count for: the bet cannot
+    hold, so "Liar!" surely wins, even where the network's prior all but rules the call out."""
+    for seed in range(100):
+        env = envs.make("liars_dice_v0", raw=True, num_players=2, dice=1, preset="classic")
+        env.reset(seed=seed)
+        own = env.game_state.round.cups[1][0][1]
+        if own == 6:
+            continue
+        face = next(f for f in range(1, 6) if f != own)
+        env.step(env.game.action_to_id(env.game_state, ("bid", 2, face), 0))
+        break
+    agent = agents.make(spec, env_name="liars_dice_v0", seed=0)
+    agent.bind(env)
+    result = agent.search(env.observe("player_1"), "player_1")
+    assert result.action == liar_id(env)
+    assert result.action_values[result.action] == pytest.approx(1.0)
+    assert result.value > 0
+
+
+def test_forced_libertalia_pick():
+    """A Libertalia decision with one legal pick: the search puts every visit and the whole policy on it."""
+    env = envs.make("libertalia_v0", raw=True, num_players=3)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while env.action_masks().sum() != 1:
+        env.step(int(rng.choice(env.legal_action_ids())))
+    name = env.agent_selection
+    forced = int(np.flatnonzero(env.action_masks())[0])
+    agent = agents.make(f"ismcts:12,{NETWORKED}", env_name="libertalia_v0", seed=0)
+    agent.bind(env)
+    result = agent.search(env.observe(name), name)
+    assert result.action == forced
+    assert result.visits == {forced: 11}  # the first simulation expands the root
+    assert result.policy[forced] == 1.0 and result.policy.sum() == 1.0
+
+
+@pytest.mark.parametrize("selection", ["ucb", "puct"])
+def test_result_is_the_root_visit_distribution(selection):
+    env = envs.make("libertalia_v0", raw=True, num_players=4)
+    env.reset(seed=1)
+    name = env.agent_selection
+    agent = ISMCTSAgent(simulations=40, selection=selection, prior="shipped", seed=0)
+    agent.bind(env)
+    result = agent.search(env.observe(name), name)
+    mask = env.action_masks()
+    assert sum(result.visits.values()) == 39
+    assert set(result.visits) == set(np.flatnonzero(mask))
+    assert result.policy.shape == mask.shape and result.policy[mask == 0].sum() == 0
+    assert result.policy.sum() == pytest.approx(1.0)
+    assert result.visits[result.action] == max(result.visits.values())
+    q = result.action_values
+    assert result.value == pytest.approx(sum(q[a] * n for a, n in result.visits.items() if n) / 39)
+
+
+def test_one_batched_forward_per_leaf_when_prior_and_value_share_the_network():
+    """AlphaZero's evaluator: the prior is the acting seat's row of the value pass over every seat."""
+    env = envs.make("liars_dice_v0", raw=True, num_players=4)
+    env.reset(seed=2)
+    network = load_network("shipped", "liars_dice_v0")
+    shapes = []
+    infer = network.infer
+    evaluator = Evaluator(value=network, steps=0, prior=network)
+    state = env.game_state
+    actor = state.current_player()
+    obs = env.game.encode(state, actor)
+    legal = env.game.legal_action_ids(state, actor)
+    network.infer = lambda rows: shapes.append(rows.shape) or infer(rows)
+    try:
+        leaf = evaluator.leaf(env.game, state.clone(), actor, obs, legal, np.random.default_rng(0))
+    finally:
+        del network.infer
+    assert shapes == [(4, env.game.observation_size)]
+    logits, values = network.infer(np.stack([env.game.encode(state, s) for s in range(4)]))
+    chosen = np.exp(logits[actor][legal] - logits[actor][legal].max())
+    np.testing.assert_allclose(leaf.prior, chosen / chosen.sum(), rtol=1e-5)
+    np.testing.assert_allclose(leaf.values, values, rtol=1e-5)
+
+
+def test_value_cut_off_after_k_steps_and_final_rewards_at_the_end():
+    """``steps=3``: three heuristic decisions, then every seat's value head at that position; without a value
+    network the rollout plays to the end and the final rewards come back."""
+    env = envs.make("liars_dice_v0", raw=True, num_players=4)
+    env.reset(seed=2)
+    network = load_network("shipped", "liars_dice_v0")
+    game, state = env.game, env.game_state
+    values = Evaluator(HeuristicRollout("liars_dice_v0", seed=0), network, steps=3).evaluate(
+        game, state.clone(), np.random.default_rng(0)
+    )
+    again, rng, rollout = state.clone(), np.random.default_rng(0), HeuristicRollout("liars_dice_v0", seed=0)
+    for _ in range(3):
+        again.apply(rollout.choose(game, again, again.current_player(), rng), rng)
+    _, expected = network.infer(np.stack([game.encode(again, s) for s in range(4)]))
+    np.testing.assert_allclose(values, expected, rtol=1e-5)
+
+    to_the_end = Evaluator(NetworkRollout(network)).evaluate(game, state.clone(), np.random.default_rng(0))
+    played, rng, rollout = state.clone(), np.random.default_rng(0), NetworkRollout(network)
+    while not played.is_terminal():
+        played.apply(rollout.choose(game, played, played.current_player(), rng), rng)
+    assert to_the_end.tolist() == game.final_rewards(played, "win")
+
+
+def test_network_forward_keeps_the_callers_thread_setting():
+    network = load_network("shipped", "liars_dice_v0")
+    before = torch.get_num_threads()
+    network.infer(np.zeros((2, network.net.sizes["obs_size"]), dtype=np.float32))
+    assert torch.get_num_threads() == before
+
+
+def test_the_value_network_sets_the_reward_mode():
+    """Libertalia's shipped value head learnt the score difference: a search reading it backs that up."""
+    network = load_network("shipped", "libertalia_v0")
+    assert network.reward_mode == "score"
+    with pytest.raises(ValueError, match="reward_mode 'score'"):
+        Evaluator(value=network, steps=0, reward_mode="win")
+    env = envs.make("libertalia_v0", raw=True, num_players=4)
+    env.reset(seed=0)
+    agent = agents.make(f"ismcts:5,{NETWORKED}", env_name="libertalia_v0")
+    agent.bind(env)
+    assert agent.evaluator.reward_mode == "score"
+
+
+def test_a_network_of_another_layout_is_refused():
+    env = envs.make("lying_pirates_v0", raw=True, num_players=4)
+    env.reset(seed=0)
+    agent = ISMCTSAgent(simulations=5, prior=str(agents.shipped_path("liars_dice_v0")))
+    with pytest.raises(ValueError, match="trained on liars_dice_v0"):
+        agent.bind(env)
+
+
+def test_specs():
+    agent = agents.make("ismcts:200,prior=shipped,value=shipped", env_name="liars_dice_v0")
+    assert (agent.simulations, agent.selection, agent.specs["steps"]) == (200, "puct", 0)
+    agent = agents.make("ismcts:500ms,rollout=heuristic")
+    assert (agent.simulations, agent.time_ms, agent.selection, agent.specs["rollout"]) == (
+        None,
+        500,
+        "ucb",
+        "heuristic",
+    )
+    agent = agents.make("ismcts:50,300ms,prior=shipped,select=ucb,c=0.4,mix=0.1")
+    assert (agent.simulations, agent.time_ms, agent.selection, agent.exploration, agent.mix) == (
+        50,
+        300,
+        "ucb",
+        0.4,
+        0.1,
+    )
+    assert agents.make("ismcts:value=shipped,rollout=heuristic,steps=4").specs["steps"] == 4
+    for bad, words in (("ismcts:prior", "neither a budget"), ("ismcts:depth=3", "neither a budget"),
+                       ("ismcts:steps=x,value=shipped", "must be a number"), ("ismcts:select=best", "selection"),
+                       ("ismcts:steps=3", "name the value network"), ("ismcts:prior=shipped,mix=2", "between"),
+                       ("ismcts:value=shipped,rollout=heuristic", "steps=K")):  # fmt: skip
+        with pytest.raises(ValueError, match=words):
+            agents.make(bad)
+    with pytest.raises(ValueError, match="pass env_name"):
+        agents.make("expert")
+    with pytest.raises(ValueError, match="no ':' argument"):
+        agents.make("expert:3", env_name="liars_dice_v0")
+
+
+@pytest.mark.parametrize("env_name", envs.ENVS)
+def test_expert_of_every_game_plays(env_name):
+    assert set(EXPERT) == set(envs.ENVS)
+    env = envs.make(env_name, raw=True, num_players=4)
+    env.reset(seed=0)
+    agent = agents.make("expert", env_name=env_name, seed=0, simulations=3, time_ms=None)
+    assert isinstance(agent, ISMCTSAgent)
+    agent.bind(env)
+    name = env.agent_selection
+    assert env.action_masks()[agent.act(env.observe(name), name)] == 1
