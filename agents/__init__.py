@@ -5,6 +5,9 @@
 ==================  ==========================================================
 ``random``          uniform over the legal actions
 ``heuristic``       the game's hand-written player (``agents.heuristic``)
+``bayes``           liars_dice_v0: the heuristic's policy on odds that
+                    believe the other captains' bets (``agents.heuristic.
+                    liars_dice_bayes``); ``bayes:2`` for a belief of 2
 ``ismcts``          IS-MCTS, 200 simulations; ``ismcts:50`` for 50,
                     ``ismcts:100ms`` for a time budget (needs ``bind(env)``);
                     settings after commas: ``prior=shipped`` (PUCT on the
@@ -40,7 +43,7 @@ from agents.ismcts import EXPERT, ISMCTSAgent
 from agents.policy import CheckpointError, PolicyAgent, load
 from agents.tabular import TabularAgent, load_tabular
 
-KINDS = ("random", "heuristic", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
+KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
 SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
                "c": "exploration", "mix": "mix"}  # fmt: skip
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
@@ -66,6 +69,8 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
     if kind == "heuristic":
         _no_arg(spec, arg)
         return make_heuristic(env_name, seed)
+    if kind == "bayes":
+        return _bayes(spec, arg, env_name, seed)
     if kind == "ismcts":
         return ISMCTSAgent(seed=seed, **{**search_options(spec, arg), **options})
     if kind == "expert":
@@ -89,6 +94,31 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
     if path.endswith((".zip", ".json")) or Path(path + ".zip").exists() or Path(path).exists():
         return load(path, env_name=env_name, deterministic=mode == "greedy", seed=seed)
     raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KINDS)}")
+
+
+def _bayes(spec: str, arg: str, env_name: str | None, seed: int | None) -> Any:
+    from agents.heuristic.liars_dice_bayes import LiarsDiceBayes
+
+    if env_name not in (None, "liars_dice_v0"):
+        raise ValueError(f"agent spec {spec!r} plays liars_dice_v0 only, not {env_name}")
+    try:
+        belief = float(arg) if arg else 1.0
+    except ValueError:
+        raise ValueError(f"agent spec {spec!r}: the belief after 'bayes:' is a number, e.g. bayes:1.5") from None
+    return LiarsDiceBayes(seed=seed, belief=belief)
+
+
+def split_specs(text: str) -> list[str]:
+    """Comma-separated agent specs, where a search spec's own settings stay with it:
+    ``"ismcts:200,prior=shipped,value=shipped,heuristic"`` -> ``["ismcts:200,prior=shipped,value=shipped",
+    "heuristic"]``."""
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if specs and item.partition("=")[0] in SEARCH_KEYS and specs[-1].startswith("ismcts:"):
+            specs[-1] += "," + item
+        elif item:
+            specs.append(item)
+    return specs
 
 
 def search_options(spec: str, arg: str) -> dict[str, Any]:
@@ -140,4 +170,5 @@ __all__ = [
     "make",
     "seat_of",
     "shipped_path",
+    "split_specs",
 ]

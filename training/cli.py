@@ -51,7 +51,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def _lineup(spec: str, n: int) -> list[str]:
-    kinds = spec.split(",")
+    kinds = agents.split_specs(spec)
     return [kinds[i % len(kinds)] for i in range(n)]
 
 
@@ -59,10 +59,7 @@ def _lineup(spec: str, n: int) -> list[str]:
 def expand_specs(text: str) -> list[str]:
     """``"heuristic,random*3"`` -> ``["heuristic", "random", "random", "random"]``."""
     out = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
+    for part in agents.split_specs(text):
         spec, star, count = part.rpartition("*")
         if star and count.isdigit():
             out += [spec] * int(count)

@@ -91,7 +91,7 @@ def new_table(body: dict[str, Any], records_dir: Path | None) -> Table:
         raise ValueError(f"unknown game {env_name!r}; games: {', '.join(envs.ENVS)}")
     opponents = body.get("opponents") or []
     if isinstance(opponents, str):
-        opponents = opponents.split(",")
+        opponents = agent_lib.split_specs(opponents)
     if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
         raise ValueError("opponents must be a list of agent specs (shipped, heuristic, ismcts[:N], random, a path)")
     return Table(env_name, _int(body, "num_players", None), _int(body, "seat", 0), opponents,

@@ -225,3 +225,15 @@ def test_expert_of_every_game_plays(env_name):
     agent.bind(env)
     name = env.agent_selection
     assert env.action_masks()[agent.act(env.observe(name), name)] == 1
+
+
+def test_a_search_spec_keeps_its_settings_in_a_list_of_specs():
+    assert agents.split_specs("ismcts:200,prior=shipped,value=shipped,heuristic*3") == [
+        "ismcts:200,prior=shipped,value=shipped",
+        "heuristic*3",
+    ]
+    assert agents.split_specs(" random, ismcts:50ms,rollout=heuristic ,shipped,") == [
+        "random",
+        "ismcts:50ms,rollout=heuristic",
+        "shipped",
+    ]
