@@ -1,0 +1,90 @@
+"""The Liar's dice player that believes the bets: an exact posterior, the heuristic when it believes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+import envs
+from agents.heuristic.liars_dice import LiarsDiceHeuristic
+from agents.heuristic.liars_dice_bayes import LiarsDiceBayes, cup_contents
+from envs.liars_dice.codec import EXACT_AT
+
+
+@pytest.mark.parametrize(("size", "wild"), [(1, 1), (3, 1), (5, 6)])
+def test_cup_contents_are_every_cup_with_its_chance(size, wild):
+    prior, counts = cup_contents(size, wild)
+    assert prior.sum() == pytest.approx(1.0)
+    assert len(prior) == {1: 6, 3: 56, 5: 252}[size]
+    # a fair die counts toward a non-wild face with chance 2/6: the expected count is size / 3
+    face = 3
+    assert float(prior @ counts[:, face - 1]) == pytest.approx(size / 3)
+    assert float(prior @ counts[:, wild - 1]) == pytest.approx(size / 6)
+
+
+def _positions(seed, n=4, dice=3, steps=3):
+    """Observations of the seat to act after ``steps`` heuristic bets."""
+    env = envs.make("liars_dice_v0", num_players=n, dice=dice)
+    env.reset(seed=seed)
+    bettor = LiarsDiceHeuristic(seed=seed)
+    for _ in range(steps):
+        obs = env.observe(env.agent_selection)
+        action = bettor.act(obs, env.agent_selection)
+        if action >= EXACT_AT:  # a call ends the phase
+            return None
+        env.step(action)
+    return env.observe(env.agent_selection), env.agent_selection
+
+
+def test_believing_nothing_is_the_heuristic():
+    for seed in range(40):
+        found = _positions(seed)
+        if found is None:
+            continue
+        obs, name = found
+        assert LiarsDiceBayes(seed=1, belief=0.0).act(obs, name) == LiarsDiceHeuristic(seed=1).act(obs, name)
+
+
+def test_bets_on_a_face_raise_its_odds():
+    """After the others bet on a face, the believer thinks more of it is out there than the heuristic does."""
+    checked = 0
+    for seed in range(40):
+        found = _positions(seed, steps=3)
+        if found is None:
+            continue
+        obs, _ = found
+        believer, fair = LiarsDiceBayes(seed=0, belief=1.0), LiarsDiceHeuristic(seed=0)
+        believer._faces_bet = believer._bets_by_seat(obs["observation"])
+        seen_b, seen_f = believer.read(obs["observation"]), fair.read(obs["observation"])
+        _, _, (_, at_least_b) = believer._tables(seen_b, 1)
+        _, _, (_, at_least_f) = fair._tables(seen_f, 1)
+        for face in {f for seat, faces in believer._faces_bet.items() if seat > 0 for f in faces}:
+            mean_b, mean_f = at_least_b[face, 1:].sum(), at_least_f[face, 1:].sum()  # E[count] = sum P(>= k)
+            assert mean_b > mean_f
+            checked += 1
+    assert checked > 10
+
+
+def test_the_spec_and_its_errors():
+    assert agents.make("bayes:2", env_name="liars_dice_v0").belief == 2.0
+    assert agents.make("bayes", env_name="liars_dice_v0").belief == 1.0
+    with pytest.raises(ValueError, match="liars_dice_v0 only"):
+        agents.make("bayes", env_name="libertalia_v0")
+    with pytest.raises(ValueError, match="a number"):
+        agents.make("bayes:much", env_name="liars_dice_v0")
+
+
+def test_it_plays_legal_moves_with_special_dice_and_the_classic_preset():
+    specials = ("pirate king", "cursed", "ghost", "mermaid")
+    for options in ({"dice": 2, "specials": specials}, {"dice": 1, "preset": "classic"}):
+        env = envs.make("liars_dice_v0", num_players=3, **options)
+        player = LiarsDiceBayes(seed=3)
+        for seed in range(20):
+            env.reset(seed=seed)
+            for name in env.agent_iter():
+                obs, _, done, cut, _ = env.last()
+                action = None if done or cut else player.act(obs, name)
+                assert action is None or obs["action_mask"][action]
+                env.step(action)
+    assert np.isfinite(player.belief)
