@@ -809,6 +809,9 @@ class SpytailsState(GameState):
         elif self.phase == FORECAST:
             waiting = [s for s in self.order(self.start) if not self.forecast_done[s]]
             expected = waiting[0] if waiting else None
+            step = "bid" if self.bids[seat] < 0 else ("revise" if self.stakes[seat] >= 0 else "stake")
+            if kind in ("bid", "stake", "revise") and kind != step:
+                return [f"pending: seat {seat} with bid {self.bids[seat]} and stake {self.stakes[seat]} is to {step}"]
         else:  # a play, or a token's decision in the middle of one
             full = len(self.trick) >= self.num_players or self.operation >= OPERATIONS
             expected = None if full else (self.leader + len(self.trick)) % self.num_players
@@ -853,6 +856,8 @@ class SpytailsState(GameState):
             problems.append("influence and leverage must be >= 0 and the six leverage tokens accounted for")
         if not 0 <= self.operation <= OPERATIONS or len(self.trick) > n or not 0 <= self.start < n:
             problems.append(f"operation {self.operation}, trick or start token out of range")
+        if self.phase == DEBRIEFING and self.debrief_step == REINFORCE and self.round >= self.last_round:
+            problems.append(f"round {self.round} of {self.last_round + 1}: no reinforcements after the last round")
         if not self.round <= self.last_round <= max(map(rounds_for, (2, 3, 4))) - 1 + self.extra_rounds:
             problems.append(f"round {self.round} of {self.last_round + 1} with {self.extra_rounds} extra")
         for seat in range(n):
