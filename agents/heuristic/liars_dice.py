@@ -130,6 +130,24 @@ class LiarsDiceHeuristic(SeededAgent):
 
     # -- deciding ----------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
+        choice, bluffs = self.decide(observation, agent)
+        if bluffs is not None and self.rng.random() < self.bluff_rate and bluffs:
+            return int(self.rng.choice(bluffs))
+        return choice
+
+    def probabilities(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """What ``act`` draws from: its choice or, at ``bluff_rate``, one of the plausible bluffs."""
+        choice, bluffs = self.decide(observation, self.name)
+        out = np.zeros(CODEC.n)
+        out[choice] = 1.0
+        if bluffs:
+            out *= 1.0 - self.bluff_rate
+            out[bluffs] += self.bluff_rate / len(bluffs)
+        return out
+
+    def decide(self, observation: dict[str, np.ndarray], agent: str) -> tuple[int, list[int] | None]:
+        """The action chosen on the odds, and the plausible bluffs that may replace it (None: no bluffing
+        here, the choice is sure)."""
         legal = legal_ids(observation, agent)
         mask = observation["action_mask"]
         seen = self.read(observation["observation"])
@@ -154,14 +172,11 @@ class LiarsDiceHeuristic(SeededAgent):
         best_raise = max((p for p, _, _ in raises), default=0.0)
         best_exact = max(exacts, default=(0.0, -1))
         if best_exact[0] >= max(self.exact_threshold, liar or 0.0, best_raise):
-            return best_exact[1]
+            return best_exact[1], None
         if liar is not None and (liar + self.liar_margin >= best_raise or liar >= self.sure_liar):
-            return _LIAR
+            return _LIAR, None
         if not raises:  # nothing else is open
-            return int(best_exact[1] if best_exact[1] >= 0 else legal[0])
-        if self.rng.random() < self.bluff_rate:
-            plausible = [i for p, _, i in raises if p >= 0.35]
-            if plausible:
-                return int(self.rng.choice(plausible))
+            return int(best_exact[1] if best_exact[1] >= 0 else legal[0]), None
+        plausible = [i for p, _, i in raises if p >= 0.35]
         q_min = min(q for _, q, _ in raises)
-        return max(raises, key=lambda r: (r[0] - 0.03 * (r[1] - q_min), -r[1]))[2]
+        return max(raises, key=lambda r: (r[0] - 0.03 * (r[1] - q_min), -r[1]))[2], plausible

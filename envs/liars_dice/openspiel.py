@@ -4,8 +4,10 @@ Importing this module registers the game (it needs the ``openspiel`` extra).
 Every move goes through the env's own engine (``envs.liars_dice.game`` over
 ``envs.lying_pirates.betting``), so OpenSpiel's algorithms (exploitability and
 NashConv, best response, CFR/CFR+, MCCFR, the sequence-form LP) run on our
-rules as they are.  It is a Python game: fine for the tree-sized settings
-(one or two dice each), slow beyond.
+rules as they are.  It is a Python game: every setting plays (simulation,
+sampling algorithms such as MCCFR), but whole-tree algorithms fit only
+2 players x 1 die (``training.exploitability`` walks that tree once and hands
+it to OpenSpiel's C++ as an EFG game).
 
 Parameters: ``players`` (2-6, default 2), ``dice`` (crew dice each, 1-5,
 default 1), ``preset`` ("lying_pirates" or "classic") and ``specials`` (special
@@ -14,7 +16,7 @@ dice joined by "+", spaces as "_": ``"pirate_king+mermaid"``).  With
 ``liars_dice`` (numdice=1): the same histories, legal actions and returns.
 
 Chance nodes, in this order: the seat of each special die (uniform), each
-seat's crew dice as one roll (outcome = index into ``game.cups``, the sorted
+seat's crew dice as one roll (outcome = index into ``game.setting.cups``, the sorted
 multisets of faces, with multinomial odds: the order of a cup tells nothing),
 then the face of each special die (outcome = the face, 0 for blank).
 

@@ -67,3 +67,18 @@ def test_files_round_trip_and_bad_files_are_refused(tmp_path):
         load_table(path)
     with pytest.raises(ValueError, match="does not exist"):
         agents.make(f"cfr:{tmp_path / 'none.json'}")
+
+
+def test_the_heuristic_says_the_odds_it_acts_on():
+    """Its probabilities (what the exploitability reads) are the frequencies of its acts."""
+    heuristic = agents.make("heuristic", env_name="liars_dice_v0", seed=0)
+    env = envs.make("liars_dice_v0", num_players=2, dice=1)
+    bluffed = 0
+    for seed in range(12):
+        env.reset(seed=seed)
+        seen = env.observe("player_0")
+        probs = heuristic.probabilities(seen)
+        bluffed += probs.max() < 1
+        acts = np.bincount([heuristic.act(seen, "player_0") for _ in range(400)], minlength=probs.size) / 400
+        assert np.abs(acts - probs).max() < 0.06
+    assert bluffed  # some openings mix a bluff in
