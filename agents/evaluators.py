@@ -5,9 +5,10 @@ heuristics or a trained network plug into the search (``agents.ismcts``).  Its
 ``leaf(game, state, actor, observation, legal, rng)`` answers a new tree node:
 
 * **prior**: probabilities over ``legal`` (the acting seat's legal ids) from the
-  policy head of a ``Network`` given the acting seat's observation, or ``None``
-  (uniform) without one.  The tree keeps it in the node, which is keyed by the
-  acting seat's information set, so it is asked once per information set.
+  policy head of a ``Network`` given the acting seat's observation, or from the
+  game's heuristic (``HeuristicPrior``), or ``None`` (uniform) without one.
+  The tree keeps it in the node, which is keyed by the acting seat's
+  information set, so it is asked once per information set.
 * **values**: one per seat.  The evaluator plays the determinised ``state``
   forward with its ``Rollout`` policy (uniform random, the game's heuristic, or
   a network's sampled policy), ``steps`` decisions or to the end, then reads
@@ -83,6 +84,38 @@ class Network:
         finally:
             torch.set_num_threads(threads)
         return logits.numpy(), values.numpy()
+
+    def policy(self, observation: np.ndarray, legal: Sequence[int], actor: int) -> np.ndarray:
+        """The policy head's probabilities over ``legal`` at ``observation``."""
+        logits, _ = self.infer(observation[None])
+        return legal_softmax(logits[0], legal)
+
+
+class HeuristicPrior:
+    """The game's heuristic as a prior: the distribution it draws from where it tells one
+    (``probabilities``), else all on the move it picks; the search mixes in a uniform share."""
+
+    def __init__(self, env_name: str, n_actions: int, seed: int | None = None) -> None:
+        self.heuristic = make_heuristic(env_name, seed)
+        self.n_actions = n_actions
+        self.name = "heuristic"
+
+    def policy(self, observation: np.ndarray, legal: Sequence[int], actor: int) -> np.ndarray:
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        mask[legal] = 1
+        seen = {"observation": observation, "action_mask": mask}
+        if hasattr(self.heuristic, "probabilities"):
+            probs = np.asarray(self.heuristic.probabilities(seen), dtype=np.float64)[np.asarray(legal)]
+            return probs / probs.sum()
+        return (np.asarray(legal) == self.heuristic.act(seen, f"player_{actor}")).astype(np.float64)
+
+
+class Prior(Protocol):
+    """A prior over the acting seat's legal ids from its observation."""
+
+    name: str
+
+    def policy(self, observation: np.ndarray, legal: Sequence[int], actor: int) -> np.ndarray: ...
 
 
 def legal_softmax(logits: np.ndarray, legal: Sequence[int]) -> np.ndarray:
@@ -168,12 +201,12 @@ class Evaluator:
         rollout: the policy that plays the position forward (default: uniform random).
         value: a ``Network`` whose value head cuts the rollout off; ``None``: play to the end.
         steps: decisions played before the cut-off (0: read the value at once); ``None``: to the end.
-        prior: a ``Network`` whose policy head gives the prior; ``None``: uniform.
+        prior: a ``Network`` whose policy head gives the prior, or a ``HeuristicPrior``; ``None``: uniform.
         reward_mode: the final rewards backed up; must be the value network's own mode (see module doc).
     """
 
     def __init__(self, rollout: Rollout | None = None, value: Network | None = None, steps: int | None = None,
-                 prior: Network | None = None, reward_mode: str = "win") -> None:  # fmt: skip
+                 prior: Prior | None = None, reward_mode: str = "win") -> None:  # fmt: skip
         if (value is None) != (steps is None):
             raise ValueError("a value cut-off needs both a value network and a number of rollout steps (0: at once)")
         if steps is not None and steps < 0:
@@ -189,7 +222,7 @@ class Evaluator:
 
     def check(self, game: Any) -> None:
         for network in (self.value, self.prior):
-            if network is not None:
+            if isinstance(network, Network):
                 network.check(game)
 
     def leaf(self, game: Any, state: Any, actor: int, observation: np.ndarray, legal: Sequence[int],
@@ -199,10 +232,7 @@ class Evaluator:
         if self.steps == 0 and self.prior is self.value:
             logits, values = self._cut_off(game, state, {actor: observation})
             return Leaf(legal_softmax(logits[actor], legal), values)
-        prior = None
-        if self.prior is not None:
-            logits, _ = self.prior.infer(observation[None])
-            prior = legal_softmax(logits[0], legal)
+        prior = None if self.prior is None else self.prior.policy(observation, legal, actor)
         return Leaf(prior, self.evaluate(game, state, rng))
 
     def evaluate(self, game: Any, state: Any, rng: np.random.Generator) -> np.ndarray:

@@ -46,7 +46,14 @@ from typing import Any
 import numpy as np
 
 from agents.base import legal_ids, seat_of
-from agents.evaluators import Evaluator, HeuristicRollout, NetworkRollout, RandomRollout, load_network
+from agents.evaluators import (
+    Evaluator,
+    HeuristicPrior,
+    HeuristicRollout,
+    NetworkRollout,
+    RandomRollout,
+    load_network,
+)
 
 SELECTIONS = ("ucb", "puct")
 ROLLOUTS = ("random", "heuristic", "<network: shipped or a checkpoint path>")
@@ -91,7 +98,8 @@ class ISMCTSAgent:
         reward_mode: the env reward mode backed up (``"win"``, ``"rank"`` or ``"score"``); with a value
             network, that network's mode (the default then).
         selection: ``"ucb"`` or ``"puct"`` (default: ``puct`` with a prior, ``ucb`` without).
-        prior: the network of the prior, ``"shipped"`` or a checkpoint path (``None``: uniform).
+        prior: the network of the prior, ``"shipped"`` or a checkpoint path, or ``"heuristic"`` (the game's
+            heuristic's choice) (``None``: uniform).
         value: the network whose value head cuts rollouts off (``None``: roll out to the end).
         rollout: ``"random"``, ``"heuristic"``, or a network (``"shipped"`` or a checkpoint path).
         steps: rollout decisions before the value cut-off (default 0 with ``value``: at once).
@@ -149,7 +157,11 @@ class ISMCTSAgent:
     def make_evaluator(self, game: Any) -> Evaluator:
         """The evaluator of this agent's settings for ``game`` (its networks loaded and checked)."""
         spec = self.specs
-        prior = load_network(spec["prior"], game.name) if spec["prior"] else None
+        prior: Any = None
+        if spec["prior"] == "heuristic":
+            prior = HeuristicPrior(game.name, game.codec.n, self.seed)
+        elif spec["prior"]:
+            prior = load_network(spec["prior"], game.name)
         value = load_network(spec["value"], game.name) if spec["value"] else None
         if spec["rollout"] == "random":
             rollout: Any = RandomRollout()

@@ -9,7 +9,7 @@ import torch
 
 import agents
 import envs
-from agents.evaluators import Evaluator, HeuristicRollout, NetworkRollout, load_network
+from agents.evaluators import Evaluator, HeuristicPrior, HeuristicRollout, NetworkRollout, load_network
 from agents.ismcts import EXPERT, ISMCTSAgent
 
 NETWORKED = "prior=shipped,value=shipped"
@@ -237,3 +237,24 @@ def test_a_search_spec_keeps_its_settings_in_a_list_of_specs():
         "ismcts:50ms,rollout=heuristic",
         "shipped",
     ]
+
+
+@pytest.mark.parametrize("env_name", ["liars_dice_v0", "libertalia_v0"])
+def test_heuristic_prior(env_name):
+    """The heuristic's own distribution where it has one (Liar's dice), else all on its pick (Libertalia)."""
+    env = envs.make(env_name, raw=True, num_players=4)
+    env.reset(seed=4)
+    name = env.agent_selection
+    seen = env.observe(name)
+    legal = env.legal_action_ids()
+    prior = HeuristicPrior(env_name, env.game.codec.n, seed=0).policy(seen["observation"], legal, agents.seat_of(name))
+    heuristic = agents.make("heuristic", env_name=env_name, seed=0)
+    if hasattr(heuristic, "probabilities"):
+        np.testing.assert_allclose(prior, heuristic.probabilities(seen)[legal])
+    else:
+        assert prior.tolist() == [float(i == heuristic.act(seen, name)) for i in legal]
+    assert prior.sum() == pytest.approx(1.0)
+    agent = agents.make("ismcts:20,prior=heuristic", env_name=env_name, seed=0)
+    assert agent.selection == "puct"
+    agent.bind(env)
+    assert seen["action_mask"][agent.act(seen, name)] == 1
