@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import re
 import resource
 import signal
 import sys
@@ -239,9 +240,9 @@ def _play_out(env: Any, mutant: dict[str, Any], rng: np.random.Generator) -> str
 
 
 def fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed: int,
-         examples: dict[str, list[str]] | None = None) -> Counter:  # fmt: skip
-    """``cases`` mutants over the player counts ``counts``; a tally of ``OUTCOMES`` (``examples`` collects
-    what each finding was)."""
+         examples: dict[str, list[str]] | None = None, games: int = 2) -> Counter:  # fmt: skip
+    """``cases`` mutants over the player counts ``counts``, of positions from ``games`` random games at each;
+    a tally of ``OUTCOMES`` (``examples`` collects what each finding was)."""
     rng = np.random.default_rng(seed)
     tally: Counter = Counter()
     per_count = [cases // len(counts) + (i < cases % len(counts)) for i in range(len(counts))]
@@ -249,7 +250,7 @@ def fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed
         if not share:
             continue
         env = envs.make(name, raw=True, num_players=n, **options)
-        states = saved_states(env, rng, games=2)
+        states = saved_states(env, rng, games)
         for _ in range(share):
             mutant, what = mutate(states[rng.integers(len(states))], rng)
             if rng.random() < 0.2:
@@ -311,6 +312,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--env", action="append", help="only these envs (default: every validated env)")
     parser.add_argument("--examples", type=int, default=0, help="print this many examples of each finding")
+    parser.add_argument("--games", type=int, default=2, help="random games per player count to take states from")
     args = parser.parse_args()
     names = args.env or validated_envs()
     print("| env | refused | played | " + " | ".join(FINDINGS) + " |")
@@ -319,7 +321,7 @@ def main() -> None:
         for label, counts, options in tables(name):
             examples: dict[str, list[str]] = {}
             started = time.perf_counter()
-            tally = fuzz(name, counts, options, args.cases, args.seed, examples)
+            tally = fuzz(name, counts, options, args.cases, args.seed, examples, args.games)
             row = [tally[o] for o in OUTCOMES]
             print(f"| {label} | " + " | ".join(map(str, row)) + f" |  <!-- {time.perf_counter() - started:.0f} s -->",
                   flush=True)  # fmt: skip
@@ -330,3 +332,39 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _refusal(env_name: str, num_players: int, change: Any, **options: Any) -> str:
+    env = envs.make(env_name, raw=True, num_players=num_players, **options)
+    env.reset(seed=0)
+    env.step(env.legal_action_ids()[-1])
+    data = json.loads(json.dumps(env.game_state.to_dict()))
+    change(data)
+    with pytest.raises(ValueError) as refused:
+        env.reset(options={"state": data})
+    return str(refused.value)
+
+
+@pytest.mark.parametrize(("env_name", "num_players", "change", "message"), [
+    ("liars_dice_v0", 3, lambda d: d["round"]["cups"]["2"][1].__setitem__(1, 9),
+     r"^round\.cups\.2\[1\]\.face: 9 is not"),
+    ("liars_dice_v0", 3, lambda d: d["round"]["cups"]["2"].append([2, 5]),
+     r"^round\.cups\.2\[5\]\.face: 5 is not a face of a Mermaid die"),
+    ("liars_dice_v0", 3, lambda d: d.__setitem__("num_players", 10**9), "^num_players: 1000000000 is not a table of"),
+    ("liars_dice_v0", 3, lambda d: d["round"]["bids"][0].__setitem__(1, -(10**9)),
+     r"^round\.bids\[0\]\.quantity: -1000000000 is not a quantity"),
+    ("liars_dice_v0", 3, lambda d: d["round"].__setitem__("turn", True),
+     r"^round\.turn: True \(boolean\) is not an integer"),
+    ("spytails_v0", 4, lambda d: d.__setitem__("round", 9), "^round: 9 is not a round 0..8"),
+    ("spytails_v0", 4, lambda d: d["influence"].__setitem__(1, -1), r"^influence\[1\]: -1 is not an influence"),
+    ("spytails_v0", 4, lambda d: d.__setitem__("phase", "bogus"), "^phase: 'bogus' .* is not a phase"),
+    ("libertalia_v0", 4, lambda d: d["doubloons"].__setitem__(0, -1),
+     r"^doubloons\[0\]: -1 is not a number of doubloons"),
+    ("libertalia_v0", 4, lambda d: d["den_booty"][2].__setitem__(4, -3),
+     r"^den_booty\[2\]\.relic: -3 is not a count of relic"),
+    ("libertalia_v0", 4, lambda d: d["hands"][1].append(d["hands"][1][-1]),
+     r"^hands\[1\]: seat 1's cards: rank \d+ appears 2"),
+    ("libertalia_v0", 4, lambda d: d.pop("bag"), "^bag: missing"),
+])  # fmt: skip
+def test_bad_fields_are_named_by_their_path(env_name, num_players, change, message):
+    assert re.search(message, _refusal(env_name, num_players, change))
