@@ -2,9 +2,12 @@
 
 The table is always rendered from the human's seat (``render_view=seat``): another seat's hidden
 dice or cards are never shown.  Between the human's turns the others' actions are printed in words
-with who took them; an action the human cannot tell apart from the seat's other choices (a card
-played face down, a secret forecast) is printed as a secret choice.  New entries of the engine's
-public log are printed before each prompt.
+with who took them, as the browser table's log says them (``arena.web.views``: public calls read
+"calls Liar!"); an action of a kind the game keeps secret (a card played face down, a card passed
+in a draft) that the human cannot tell apart from the seat's other choices is named by its kind
+only.  New entries of the engine's public log are printed before each prompt, and the dice a
+decision depends on (Lying Pirates' sail die, Pirate/Treasure die, battle rolls) under the board.
+The console takes the terminal's width (80 columns when writing to a file).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from agents.base import bind_all, seat_of
 from agents.human import HumanAgent, PlayerQuitError
 from arena import records
 from arena.match import MAX_STEPS
+from arena.web.views import view_of
 
 SECRET_CHECKS = 12  # alternatives compared to decide whether the human could tell which action was taken
 
@@ -90,20 +94,95 @@ def is_secret(raw: Any, viewer: int, action: int) -> bool:
     return any(np.array_equal(taken, seen_after(other)) for other in legal)
 
 
-def _console(output: TextIO | None, width: int) -> Console:
-    return Console(file=output or sys.stdout, width=width, highlight=False, color_system=None if output else "auto",
-                   force_terminal=False if output else None, soft_wrap=False)  # fmt: skip
+def said(raw: Any, env_name: str, viewer: int | None, action: int) -> str:
+    """``action`` of the acting seat (before it is applied) in words as ``viewer`` hears it (None: everything)."""
+    view = view_of(env_name)
+    kind = raw.game.codec.decode(action)[0]
+    if viewer is not None and kind in view.HIDDEN_KINDS and viewer != seat_of(raw.agent_selection) \
+            and is_secret(raw, viewer, action):  # fmt: skip
+        return view.HIDDEN_KINDS[kind]
+    return view.words(kind, raw.action_to_str(action))
+
+
+def dice_lines(env_name: str, state: Any, seat: int | None) -> list[str]:
+    """The dice on the table that a decision may hang on, from the browser board's view of ``state``."""
+    board = view_of(env_name).board(state, seat)
+    names = {c["captain"]: c["name"] for c in board.get("captains", ())}
+    out = []
+    if board.get("sail_die"):
+        out.append(f"sail die: {board['sail_die']}")
+    if board.get("pt"):
+        pt = board["pt"]
+        die = "Pirate" if pt["die"] == "P" else "Treasure"
+        out.append(f"{die} die of {names.get(pt['roller'], pt['roller'])}: {pt['face']}")
+    if board.get("rolls"):
+        rolls = board["rolls"]
+        shown = [f"{names.get(c, c)} {rolls['rolls'][c] if rolls['rolls'][c] >= 0 else '(to roll)'}"
+                 + (f" (crew {rolls['crew'][c]})" if rolls["crew"] else "") for c in rolls["rolling"]]  # fmt: skip
+        out.append("battle rolls: " + ", ".join(shown))
+    if board.get("reroll"):
+        out.append(f"to decide: reroll the {board['reroll']['die']} die for a coin, or keep it")
+    return out
+
+
+def rules_lookup(env_name: str, query: str) -> list[str]:
+    """Rules texts of the game's cards, tiles, characters, dice and calls whose name holds ``query``
+    (the browser table's glossary); an exact name alone when there is one."""
+    wanted = " ".join(query.lower().split())
+    entries: list[tuple[str, str]] = []
+
+    def walk(part: Any, key: str = "") -> None:
+        if isinstance(part, dict) and "text" in part:
+            entries.append((str(part.get("name", key)), str(part["text"])))
+        elif isinstance(part, dict):
+            for k, v in part.items():
+                if isinstance(v, str):
+                    entries.append((str(k), v))
+                else:
+                    walk(v, str(k))
+        elif isinstance(part, list):
+            for v in part:
+                walk(v)
+
+    walk(view_of(env_name).GLOSSARY)
+    if not wanted:
+        return []
+    exact = [(n, t) for n, t in entries if n.lower() == wanted]
+    found = exact or [(n, t) for n, t in entries if wanted in n.lower()]
+    return [f"{n}: {t}" if not t.lower().startswith(n.lower()) else t for n, t in dict.fromkeys(found)]
+
+
+def _console(output: TextIO | None, width: int | None) -> Console:
+    """stdout: the terminal's width and colours; a file: ``width`` (80 by default), no colour codes."""
+    if output is None:
+        return Console(width=width, highlight=False, soft_wrap=False)
+    return Console(file=output, width=width or 80, highlight=False, color_system=None, force_terminal=False,
+                   soft_wrap=False)  # fmt: skip
+
+
+def _board(text: str) -> Text:
+    """A render with its ``a | b | c`` history lines broken one event a line, to fit narrow screens."""
+    lines = []
+    for line in text.splitlines():
+        head, sep, rest = line.partition(": ")
+        if " | " in rest:
+            lines.append(head + sep)
+            lines += ["  " + part for part in rest.split(" | ")]
+        else:
+            lines.append(line)
+    return Text("\n".join(lines))
 
 
 def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_players: int | None = None,
          seed: int | None = None, env_options: dict[str, Any] | None = None, input: TextIO | None = None,
          output: TextIO | None = None, save: str | Path | None = None,
-         width: int = 110, max_steps: int = MAX_STEPS) -> dict[str, Any] | None:  # fmt: skip
+         width: int | None = None, max_steps: int = MAX_STEPS) -> dict[str, Any] | None:  # fmt: skip
     """A terminal game: the human in ``seat``, agent specs ``opponents`` (repeated to fill) elsewhere.
 
     Reads moves from ``input`` and writes to ``output`` (stdin/stdout by default).  Returns the game
-    record (saved to ``save`` when given), or ``None`` when the player quit.  A game past ``max_steps``
-    decisions (an opponent policy looping) is stopped and scored as it stands, like in matches.
+    record (saved to ``save`` when given), or ``None`` when the player quit (``quit``, end of input,
+    Ctrl-C).  A game past ``max_steps`` decisions (an opponent policy looping) is stopped and scored
+    as it stands, like in matches.
     """
     console = _console(output, width)
     options = dict(env_options or {})
@@ -114,7 +193,7 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
     env = envs.make(env_name, num_players=n, render_mode="ansi", render_view=seat, **options)
     seed = int(np.random.SeedSequence().entropy % 2**31) if seed is None else seed
     specs = opponents or [default_opponent(env_name)]
-    human = HumanAgent(input or sys.stdin, console)
+    human = HumanAgent(input or sys.stdin, console, explain=lambda query: rules_lookup(env_name, query))
     players: list[Any] = []
     labels: list[str] = []
     others = 0
@@ -151,17 +230,18 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
         s = seat_of(name)
         if s == seat:
             show_log()
-            console.print(Panel(Text(raw.render() or ""), title=f"your view (P{seat})", expand=False))
+            console.print(Panel(_board(raw.render() or ""), title=f"your view (P{seat})", expand=False))
+            for line in dice_lines(env_name, raw.game_state, seat):
+                console.print(line, style="bold yellow", markup=False)
             try:
                 action = human.ask()
-            except PlayerQuitError:
-                console.print("You left the game; it is not saved.")
+            except (PlayerQuitError, KeyboardInterrupt):
+                console.print("\nYou left the game; it is not saved.")
                 return None
-            console.print(f"you: {raw.action_to_str(action)}", markup=False)
+            console.print(f"you: {said(raw, env_name, None, action)}", style="green", markup=False)
         else:
             action = int(players[s].act(observation, name))
-            what = "makes a secret choice" if is_secret(raw, seat, action) else raw.action_to_str(action)
-            console.print(f"P{s} ({labels[s]}): {what}", markup=False)
+            console.print(f"P{s} ({labels[s]}): {said(raw, env_name, seat, action)}", markup=False)
         actions.append((s, action))
         env.step(action)
         if len(actions) >= max_steps and not raw.game_state.is_terminal():
@@ -171,7 +251,7 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
     state = raw.game_state
     truncated = not state.is_terminal()
     scores = list(state.scores())
-    console.print(Panel(Text(raw.render() or ""), title=f"game over - your view (P{seat})", expand=False))
+    console.print(Panel(_board(raw.render() or ""), title=f"game over - your view (P{seat})", expand=False))
     best = max(scores)
     winners = [s for s, sc in enumerate(scores) if sc == best]
     console.print("scores: " + ", ".join(f"P{s}{' (you)' if s == seat else ''} {sc:g}" for s, sc in enumerate(scores)))
@@ -184,7 +264,7 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
 
 
 def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False, input: TextIO | None = None,
-                output: TextIO | None = None, width: int = 110) -> Any:  # fmt: skip
+                output: TextIO | None = None, width: int | None = None) -> Any:  # fmt: skip
     """Print a record move by move from ``view`` (a seat, or ``"all"``); ``step``: wait for Enter each move."""
     console = _console(output, width)
     records.check(record)
@@ -207,10 +287,11 @@ def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False,
             console.print(f"  log: {line}", markup=False)
         state_seen = now
         if seat is None or s == seat:
-            console.print(Panel(Text(env.render() or ""), expand=False))
+            console.print(Panel(_board(env.render() or ""), expand=False))
+            for line in dice_lines(record["env"], env.game_state, seat):
+                console.print(line, style="bold yellow", markup=False)
         label = who[s] if s < len(who) else f"player_{s}"
-        shown = text if seat is None or s == seat or not is_secret(env, seat, action) else "makes a secret choice"
-        console.print(f"P{s} ({label}): {shown}", markup=False)
+        console.print(f"P{s} ({label}): {said(env, record['env'], seat, action)}", markup=False)
         if step and (input or sys.stdin).readline() == "":
             raise PlayerQuitError("end of input")
 
@@ -218,6 +299,6 @@ def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False,
         env = records.replay(record, render_view=view, on_step=on_step)
     except PlayerQuitError:
         return None
-    console.print(Panel(Text(env.render() or ""), title="final position", expand=False))
+    console.print(Panel(_board(env.render() or ""), title="final position", expand=False))
     console.print("scores: " + ", ".join(f"P{s} {sc:g}" for s, sc in enumerate(env.game_state.scores())))
     return env

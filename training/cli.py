@@ -162,9 +162,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         envs.make(args.env, num_players=args.players, **options)
     except TypeError as bad:  # an option the env does not take
         raise ValueError(f"{args.env} does not take these options {sorted(options)}: {bad}") from None
-    play(args.env, seat=args.seat, opponents=args.opponents, num_players=args.players, seed=args.seed,
-         env_options=options, save=args.save)  # fmt: skip
-    return 0
+    record = play(args.env, seat=args.seat, opponents=args.opponents, num_players=args.players, seed=args.seed,
+                  env_options=options, save=args.save)  # fmt: skip
+    return 0 if record is not None else 130
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -445,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C in a game, a tournament, a match: one line, no traceback
+        parser.exit(130, f"\nbidbluff {args.command}: interrupted\n")
     except (ValueError, FileNotFoundError) as bad:  # bad options, agent specs, checkpoints: say what, not where
         parser.exit(2, f"bidbluff {args.command}: error: {bad}\n")
     except OSError as bad:  # a full disk, an unwritable --out: the path and the reason, in one line

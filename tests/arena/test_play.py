@@ -21,18 +21,18 @@ CONFIGS = {
     "lying_pirates_v0": {"num_players": 2},
     "spytails_v0": {"num_players": 2},
 }
-BAD = ["", "garbage words", "0", "999", "-3", "?"]
+BAD = ["", "garbage words", "#0", "#999", "#x", "?", "? zzzz"]
 
 
 class Script(io.StringIO):
-    """Scripted answers, then the first legal move ("1") for ever."""
+    """Scripted answers, then the first legal move ("#1") for ever."""
 
     def __init__(self, lines: list[str]) -> None:
         super().__init__()
         self.lines = list(lines)
 
     def readline(self, size: int = -1) -> str:
-        return (self.lines.pop(0) if self.lines else "1") + "\n"
+        return (self.lines.pop(0) if self.lines else "#1") + "\n"
 
 
 def _split(config: dict) -> tuple[int, dict]:
@@ -53,10 +53,11 @@ def test_scripted_game_to_the_end(env_name: str, tmp_path) -> None:
                   input=Script([*BAD, illegal]), output=out, save=tmp_path / "game.json")  # fmt: skip
     text = out.getvalue()
     assert record is not None and record["env"] == env_name
-    assert "is not a move number: choose 1-" in text  # 0, 999, -3
+    assert "is not a place in the list: choose #1-#" in text  # #0, #999, #x
     assert "'garbage words' is not a legal move now" in text
     assert f"{illegal!r} is not a legal move now" in text
-    assert "type a move's number or its name" in text  # empty line
+    assert "type a move's name or value" in text  # empty line
+    assert "no card, tile, character or die is called 'zzzz'" in text
     assert "game over" in text and "scores:" in text
     again = records.replay(records.load(tmp_path / "game.json"))
     assert again.game_state.scores() == record["scores"]
@@ -79,8 +80,8 @@ def test_names_and_prefixes(tmp_path) -> None:
     record = play("liars_dice_v0", seat=1, num_players=2, seed=2, opponents=["random"], env_options={"dice": 5},
                   input=Script(["bid", "  LIAR "]), output=out)  # fmt: skip
     text = out.getvalue()
-    assert "'bid' is ambiguous" in text
-    assert record["actions"][-1][0] == 1 and "you: liar" in text
+    assert "'bid' fits " in text
+    assert record["actions"][-1][0] == 1 and "you: calls Liar!" in text
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -101,9 +102,10 @@ def test_liars_dice_never_shows_an_opponents_cup_before_the_reveal(seed: int) ->
 
 def test_libertalia_opponent_cards_are_secret_until_revealed() -> None:
     out = io.StringIO()
-    play("libertalia_v0", seat=0, num_players=3, seed=3, opponents=["random"], input=Script([]), output=out)
+    play("libertalia_v0", seat=0, num_players=3, seed=3, opponents=["random"], input=Script([]), output=out,
+         width=400)  # one log entry a line  # fmt: skip
     text = out.getvalue()
-    assert "makes a secret choice" in text
+    assert "puts a character face down" in text
     # a card is named only when playing it reveals the day's cards at once (the last seat to choose)
     for found in re.finditer(r"P[12] \(random\): play (\d+) ", text):
         sunrise = text.index("log: sunrise:", found.end())
