@@ -45,7 +45,7 @@ from agents.tabular import TabularAgent, load_tabular
 
 KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
 SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
-               "c": "exploration", "mix": "mix"}  # fmt: skip
+               "c": "exploration", "mix": "mix", "reward": "reward_mode"}  # fmt: skip
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
 
@@ -124,7 +124,7 @@ def split_specs(text: str) -> list[str]:
 def search_options(spec: str, arg: str) -> dict[str, Any]:
     """``ISMCTSAgent`` options of an ``ismcts:`` spec's comma-separated items: a budget (``200``, ``500ms``, or
     both) and ``key=value`` settings (``prior=``, ``value=``, ``rollout=``, ``steps=``, ``select=``, ``c=``,
-    ``mix=``)."""
+    ``mix=``, ``reward=``)."""
     options: dict[str, Any] = {}
     budget: dict[str, Any] = {}
     for item in filter(None, arg.split(",")):

@@ -54,6 +54,7 @@ from agents.evaluators import (
     RandomRollout,
     load_network,
 )
+from envs.core import REWARD_MODES
 
 SELECTIONS = ("ucb", "puct")
 ROLLOUTS = ("random", "heuristic", "<network: shipped or a checkpoint path>")
@@ -95,8 +96,9 @@ class ISMCTSAgent:
         simulations: simulations per decision (``None``: only ``time_ms`` bounds it).
         time_ms: wall-clock budget per decision in milliseconds (``None``: none).
         exploration: the selection constant ``c`` (default: 0.7 for ``ucb``, 1.5 for ``puct``).
-        reward_mode: the env reward mode backed up (``"win"``, ``"rank"`` or ``"score"``); with a value
-            network, that network's mode (the default then).
+        reward_mode: the env reward mode backed up (``envs.core.REWARD_MODES``; ``"winner"`` aims at the win
+            share alone where a game's own ``win`` payoffs differ); with a value network, that network's mode
+            (the default then).
         selection: ``"ucb"`` or ``"puct"`` (default: ``puct`` with a prior, ``ucb`` without).
         prior: the network of the prior, ``"shipped"`` or a checkpoint path, or ``"heuristic"`` (the game's
             heuristic's choice) (``None``: uniform).
@@ -136,6 +138,8 @@ class ISMCTSAgent:
         self.selection = selection
         self.exploration = exploration if exploration is not None else (1.5 if selection == "puct" else 0.7)
         self.reward_mode = reward_mode
+        if reward_mode is not None and reward_mode not in REWARD_MODES:
+            raise ValueError(f"IS-MCTS reward mode {reward_mode!r} is not one of {', '.join(REWARD_MODES)}")
         if not 0 <= mix <= 1:
             raise ValueError(f"the uniform share of the prior (mix) must be between 0 and 1, not {mix}")
         self.mix = mix

@@ -203,9 +203,11 @@ def test_specs():
         0.1,
     )
     assert agents.make("ismcts:value=shipped,rollout=heuristic,steps=4").specs["steps"] == 4
+    assert agents.make("ismcts:100,reward=winner").reward_mode == "winner"
     for bad, words in (("ismcts:prior", "neither a budget"), ("ismcts:depth=3", "neither a budget"),
                        ("ismcts:steps=x,value=shipped", "must be a number"), ("ismcts:select=best", "selection"),
                        ("ismcts:steps=3", "name the value network"), ("ismcts:prior=shipped,mix=2", "between"),
+        ("ismcts:reward=most", "reward mode"),
                        ("ismcts:value=shipped,rollout=heuristic", "steps=K")):  # fmt: skip
         with pytest.raises(ValueError, match=words):
             agents.make(bad)
