@@ -19,17 +19,49 @@ import agents
 import envs
 from arena.match import play_match
 
+# -- env options: one syntax for every command ---------------------------------------
+OPTIONS_HELP = ("an env option KEY=VALUE, repeatable: --option map=extended --option draft=true (VALUE is read as "
+                "JSON where it parses: 2, true, [\"mermaid\"], else as a string)")  # fmt: skip
+
+
+def add_env_options(parser: argparse.ArgumentParser) -> None:
+    """``--option KEY=VALUE`` (repeatable) and its deprecated alias ``--env-options JSON``."""
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=OPTIONS_HELP)
+    parser.add_argument("--env-options", metavar="JSON", help="deprecated: the same options as one JSON object "
+                        "(write --option KEY=VALUE instead)")  # fmt: skip
+
+
+def env_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The env options of ``--option`` (and the deprecated ``--env-options``), later ones winning."""
+    from arena.play import parse_option
+
+    options: dict[str, Any] = {}
+    if getattr(args, "env_options", None):
+        print("note: --env-options is deprecated; write --option KEY=VALUE (repeatable)", file=sys.stderr)
+        try:
+            given = json.loads(args.env_options)
+        except json.JSONDecodeError as bad:
+            raise ValueError(f"--env-options {args.env_options!r} is not JSON ({bad.msg})") from None
+        if not isinstance(given, dict):
+            raise ValueError(f"--env-options {args.env_options!r}: write a JSON object, e.g. '{{\"dice\": 2}}'")
+        options.update(given)
+    options.update(parse_option(text) for text in getattr(args, "option", None) or [])
+    return options
+
 
 # -- match ------------------------------------------------------------------------
 def cmd_match(args: argparse.Namespace) -> int:
     console = Console()
+    options = env_options(args)
+    if options and not args.env:
+        raise ValueError("--option needs --env: every game takes options of its own")
     names = [args.env] if args.env else list(envs.ENVS)
     for name in names:
-        game = envs.game(name)
+        game = envs.game(name, **options)
         n = args.players or game.default_players
         seats = [agents.make(kind, env_name=name, seed=args.seed + i) for i, kind in enumerate(_lineup(args.agents, n))]
         start = time.perf_counter()
-        result = play_match(name, seats, args.games, seed=args.seed, num_players=n)
+        result = play_match(name, seats, args.games, seed=args.seed, num_players=n, env_options=options)
         elapsed = time.perf_counter() - start
         table = Table(title=f"{name}: {args.games} games, {n} players, seed {args.seed}")
         for column in ("agent", "wins", "win share", "mean score", "mean reward"):
@@ -51,7 +83,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def _lineup(spec: str, n: int) -> list[str]:
-    kinds = agents.split_specs(spec)
+    kinds = expand_specs(spec)
     return [kinds[i % len(kinds)] for i in range(n)]
 
 
@@ -78,13 +110,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     console = Console(stderr=True)
     specs = expand_specs(args.agents)
-    env_options = json.loads(args.env_options) if args.env_options else {}
-    game = envs.game(args.env, **env_options)
+    options = env_options(args)
+    game = envs.game(args.env, **options)
     n = args.players or game.default_players
     per_deal = seating.design(n, args.seed).games_per_deal
     with Progress(console=console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task(f"{args.env}", total=-(-args.games // per_deal) * per_deal)
-        result = run_tournament(args.env, specs, args.games, n, seed=args.seed, env_options=env_options,
+        result = run_tournament(args.env, specs, args.games, n, seed=args.seed, env_options=options,
                                 on_game=lambda g: progress.update(task, completed=g),
                                 save_games=args.save_games)  # fmt: skip
     rows = result.rows()
@@ -155,14 +187,15 @@ def _write_csv(target: str, rows: list[dict[str, Any]], n: int) -> None:
 
 # -- play / replay -------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    from arena.play import parse_option, play
+    from arena.play import play
 
-    options = dict(parse_option(text) for text in args.option)
+    options = env_options(args)
     try:
         envs.make(args.env, num_players=args.players, **options)
     except TypeError as bad:  # an option the env does not take
         raise ValueError(f"{args.env} does not take these options {sorted(options)}: {bad}") from None
-    record = play(args.env, seat=args.seat, opponents=args.opponents, num_players=args.players, seed=args.seed,
+    opponents = expand_specs(",".join(args.opponents)) if args.opponents else None
+    record = play(args.env, seat=args.seat, opponents=opponents, num_players=args.players, seed=args.seed,
                   env_options=options, save=args.save)  # fmt: skip
     return 0 if record is not None else 130
 
@@ -179,8 +212,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_exploitability(args: argparse.Namespace) -> int:
     from training.exploitability import print_report, report
 
-    specials = tuple(name.strip() for name in args.specials.split(",") if name.strip())
-    record = report(args.agent, args.players, args.dice, args.preset, specials, args.samples, args.seed)
+    specials_flag = [name.strip() for name in args.specials.split(",") if name.strip()]
+    options = {"dice": args.dice, "preset": args.preset, "specials": specials_flag, **env_options(args)}
+    if set(options) - {"dice", "preset", "specials"}:
+        raise ValueError(f"--option {', '.join(sorted(set(options) - {'dice', 'preset', 'specials'}))}: the "
+                         f"exploitability table takes dice, preset and specials")  # fmt: skip
+    specials = options["specials"]
+    specials = tuple(specials.split(",") if isinstance(specials, str) else specials)
+    record = report(args.agent, args.players, int(options["dice"]), str(options["preset"]), specials, args.samples,
+                    args.seed)  # fmt: skip
     if args.json:
         _write(args.json, json.dumps(record, indent=2) + "\n")
     print_report(record)
@@ -246,7 +286,7 @@ def _add_config_options(parser: argparse.ArgumentParser, *config_classes: type, 
         parser.add_argument(flag, type=convert, default=argparse.SUPPRESS, help=text)
 
 
-TRAINER_OF = {"SelfPlayConfig": "sb3", "BatchedConfig": "batched"}
+TRAINER_OF = {"SelfPlayConfig": "sb3", "BatchedConfig": "batched", "RllibConfig": "rllib"}
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -256,6 +296,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     """
     from training.batched import RESUMABLE as BATCHED_RESUMABLE
     from training.batched import BatchedConfig, train_batched
+    from training.rllib import RESUMABLE as RLLIB_RESUMABLE
+    from training.rllib import RllibConfig, train_rllib
     from training.selfplay import SelfPlayConfig, selfplay
     from training.train import RESUMABLE, RunInterruptedError, TrainConfig, check_time_limit, train
 
@@ -264,17 +306,23 @@ def cmd_train(args: argparse.Namespace) -> int:
         config_class, run, suffix, resumable = TrainConfig, train, "", RESUMABLE
     elif trainer == "batched":
         config_class, run, suffix, resumable = BatchedConfig, train_batched, "-batched", BATCHED_RESUMABLE
+    elif trainer == "rllib":
+        config_class, run, suffix, resumable = RllibConfig, train_rllib, "-rllib", RLLIB_RESUMABLE
     else:
         config_class, run, suffix, resumable = SelfPlayConfig, selfplay, "-selfplay", RESUMABLE
     names = {f.name for f in dataclasses.fields(config_class)}
+    options = env_options(args)
+    del args.option, args.env_options  # the config's env_options, from --option
     foreign = set(vars(args)) - names - {"env", "command", "run", "resume", "no_progress", "trainer"}
     if foreign:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(foreign))
         raise SystemExit(f"{flags}: not an option of the {trainer if args.command == 'selfplay' else 'train'} "
                          f"trainer")  # fmt: skip
     given = {k: v for k, v in vars(args).items() if k in names}
-    if isinstance(given.get("players"), list) and config_class is not BatchedConfig:
-        raise SystemExit("--players: a list of table sizes needs the batched trainer (selfplay --trainer batched)")
+    if options:
+        given["env_options"] = options
+    if isinstance(given.get("players"), list) and config_class not in (BatchedConfig, RllibConfig):
+        raise SystemExit("--players: a list of table sizes needs selfplay --trainer batched or rllib")
     check_time_limit(given.get("time_limit"))
     out = Path(given.get("out") or f"runs/{args.env}{suffix}")
     given["out"] = str(out)
@@ -288,7 +336,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         if set(saved) - names:
             extra = sorted(set(saved) - names)
             fits = [how for how, cls in (("bidbluff train", TrainConfig), ("selfplay --trainer sb3", SelfPlayConfig),
-                                         ("selfplay --trainer batched", BatchedConfig))
+                                         ("selfplay --trainer batched", BatchedConfig),
+                                         ("selfplay --trainer rllib", RllibConfig))
                     if set(saved) <= {f.name for f in dataclasses.fields(cls)}]  # fmt: skip
             hint = f"; it is a run of `{fits[0]}`: resume it with that command" if fits else ""
             raise SystemExit(f"--resume: {saved_path} is not a run of this trainer (it has options {extra}){hint}")
@@ -331,8 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--env", choices=envs.ENVS, help="only this env (default: every finished game)")
     match.add_argument("--games", type=int, default=20, help="games per env (seats rotate)")
     match.add_argument("--players", type=int, help="seats (default: the game's default)")
-    match.add_argument("--agents", default="random", help=f"comma-separated agent specs: {', '.join(agents.KINDS)}")
+    match.add_argument("--agents", default="random", help=f"comma-separated agent specs, 'random*3' repeats: "
+                       f"{', '.join(agents.KINDS)}")  # fmt: skip
     match.add_argument("--seed", type=int, default=0)
+    add_env_options(match)
     match.set_defaults(run=cmd_match)
 
     tour = sub.add_parser(
@@ -349,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, default=200, help="games in all, rounded up to whole deals (default 200)")
     tour.add_argument("--players", type=int, help="seats (default: the game's default)")
     tour.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
-    tour.add_argument("--env-options", help='env options as JSON, e.g. \'{"preset": "classic"}\'')
+    add_env_options(tour)
     tour.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
     tour.add_argument("--csv", metavar="PATH", help="write one CSV row per agent ('-': stdout)")
     tour.add_argument("--quiet", action="store_true", help="no table, no progress bar")
@@ -362,13 +413,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("env", choices=envs.ENVS)
     play.add_argument("--players", type=int, help="seats (default: the game's default)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--opponents", nargs="+", metavar="SPEC",
-                      help="agent specs for the other seats, repeated to fill (default: the env's shipped "
-                           "self-play checkpoint, 'shipped'; heuristic or random where none is shipped)")  # fmt: skip
+    play.add_argument("--opponents", nargs="+", metavar="SPECS",
+                      help="comma-separated agent specs for the other seats, 'heuristic*2' repeats, the list is "
+                           "repeated to fill (default: the env's shipped self-play checkpoint, 'shipped'; "
+                           "heuristic or random where none is shipped)")  # fmt: skip
     play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, shown)")
     play.add_argument("--save", metavar="FILE", help="save the game's record (JSON) to FILE")
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                      help="an env option, e.g. --option map=extended --option draft=true (repeatable)")  # fmt: skip
+    add_env_options(play)
     play.set_defaults(run=cmd_play)
 
     replay = sub.add_parser("replay", help="print a recorded game move by move from one seat's view or all")
@@ -395,6 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="acts per information state for agents that do not say their probabilities")
     exploit.add_argument("--seed", type=int, default=0, help="the agent's seed")
     exploit.add_argument("--json", metavar="PATH", help="also write the figures as JSON ('-': stdout)")
+    add_env_options(exploit)
     exploit.set_defaults(run=cmd_exploitability)
 
     serve = sub.add_parser("serve", help="the browser table: play any game against agents, replay game records",
@@ -412,13 +464,15 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Every hyperparameter is an option; all are logged to <out>/config.json "
                            "and each checkpoint's sidecar.")  # fmt: skip
     train.add_argument("env", choices=envs.ENVS)
-    _add_config_options(train, TrainConfig, skip=("env",))
+    _add_config_options(train, TrainConfig, skip=("env", "env_options"))
+    add_env_options(train)
     train.add_argument("--resume", action="store_true",
                        help="continue the run in --out from its newest intact checkpoint")  # fmt: skip
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(run=cmd_train)
 
     from training.batched import BatchedConfig
+    from training.rllib import RllibConfig
     from training.selfplay import SelfPlayConfig
 
     league = sub.add_parser("selfplay", help="self-play league: PPO against its past snapshots and fixed baselines",
@@ -427,13 +481,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "seats go to snapshots and baselines (PFSP).  --trainer sb3: MaskablePPO in one seat; "
                             "opponents: the latest policy with --latest-prob, else past snapshots and the "
                             "--opponents baselines weighted by difficulty (PFSP).  A snapshot every --checkpoint-every "
-                            "steps, each evaluated; --resume continues the league.  Options differ by "
-                            "trainer.")  # fmt: skip
+                            "steps, each evaluated; --resume continues the league.  --trainer rllib: Ray RLlib's PPO, "
+                            "the batched trainer's league on --num-env-runners processes of a Ray cluster (--address; "
+                            "needs the rllib extra).  Options differ by trainer.")  # fmt: skip
     league.add_argument("env", choices=envs.ENVS)
-    league.add_argument("--trainer", choices=("batched", "sb3"), default="batched",
-                        help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO (default "
-                             "batched)")  # fmt: skip
-    _add_config_options(league, BatchedConfig, SelfPlayConfig, skip=("env",))
+    league.add_argument("--trainer", choices=("batched", "sb3", "rllib"), default="batched",
+                        help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO; rllib: Ray "
+                             "RLlib's PPO, on a cluster (default batched)")  # fmt: skip
+    _add_config_options(league, BatchedConfig, SelfPlayConfig, RllibConfig, skip=("env", "env_options"))
+    add_env_options(league)
     league.add_argument("--resume", action="store_true", help="continue the league in --out")
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
     league.set_defaults(run=cmd_train)
