@@ -149,7 +149,9 @@ def lockstep(ours, theirs, counts: dict) -> None:
         assert ours.returns() == theirs.returns()
         return
     if ours.is_chance_node():
-        assert ours.chance_outcomes() == pytest.approx(theirs.chance_outcomes())
+        actions, odds = zip(*ours.chance_outcomes(), strict=True)
+        their_actions, their_odds = zip(*theirs.chance_outcomes(), strict=True)
+        assert actions == their_actions and odds == pytest.approx(their_odds)
     else:
         assert ours.legal_actions() == theirs.legal_actions()
         counts["infostates"].add((ours.current_player(), ours.information_state_string()))
