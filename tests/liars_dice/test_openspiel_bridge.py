@@ -180,3 +180,15 @@ def test_classic_is_openspiels_liars_dice():
     lockstep(*classic_pair(), counts)
     assert counts["histories"] == 294_883
     assert len(counts["infostates"]) == len(counts["theirs"]) == 24_576
+
+
+def test_openspiels_sampling_solvers_run_on_any_table():
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = bridge.load(3, 1, "lying_pirates", ("mermaid",))
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(50):
+        solver.iteration()
+    state = play_randomly(game, np.random.default_rng(0))[-2]
+    probs = solver.average_policy().action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
