@@ -67,6 +67,7 @@ from agents.base import bind_all, observation_for, seat_of
 from agents.networks import ActorCritic
 from agents.policy import copy_checkpoint, load_network, save_checkpoint
 from training.league import League
+from training.progress import RunProgress
 from training.train import (
     EVAL_COLUMNS,
     CsvLog,
@@ -534,17 +535,14 @@ class BatchedTrainer:
             from torch.utils.tensorboard import SummaryWriter
 
             self.writer = SummaryWriter(str(self.out / "tb"))
-        from tqdm import tqdm
-
         started = time.perf_counter()
         start_steps = self.steps
         next_checkpoint = (self.steps // c.checkpoint_every + 1) * c.checkpoint_every
         for table in self.tables:
             self._start(table)
-        bar = tqdm(total=c.total_steps, initial=self.steps, disable=not self.progress_bar, unit="step",
-                   desc=c.env, dynamic_ncols=True)  # fmt: skip
         last_saved = None
-        with StopSignals() as self.stop:
+        with StopSignals() as self.stop, RunProgress(c.total_steps, self.steps, c.time_limit, self.progress_bar,
+                                                     c.env) as bar:  # fmt: skip
             while self.steps < c.total_steps and not self.stop and not (
                 c.time_limit and time.perf_counter() - started >= c.time_limit
             ):
@@ -556,12 +554,11 @@ class BatchedTrainer:
                 self.timers["update"] += time.perf_counter() - t0
                 self.steps += self.rollout.count
                 self._log(stats, started, start_steps)
-                bar.update(self.rollout.count)
+                bar.update(self.steps)
                 if self.steps >= next_checkpoint:
                     last_saved = self.save()
                     while next_checkpoint <= self.steps:
                         next_checkpoint += c.checkpoint_every
-            bar.close()
             if last_saved is None or int(last_saved.stem.split("_")[1]) != self.steps:
                 last_saved = self.save()
             copy_checkpoint(last_saved, self.out / "final")

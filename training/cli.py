@@ -350,14 +350,29 @@ def cmd_train(args: argparse.Namespace) -> int:
         if (out / "checkpoints").exists() and any((out / "checkpoints").iterdir()):
             raise SystemExit(f"{out} already holds a run: pass --resume to continue it or --out for a new one")
         config = config_class(**given)
-    print(json.dumps(dataclasses.asdict(config), sort_keys=True))
+    from training.progress import config_table, final_steps, summary
+
+    console = Console()
+    console.print(config_table(config, title=f"bidbluff {args.command} {args.env} (also in {out}/config.json)"))
     try:
         final = run(config, resume=args.resume, progress_bar=not args.no_progress)
     except RunInterruptedError as stopped:
+        console.print(summary(out, stopped.steps, config.total_steps, config.time_limit, stopped.signal_name))
         print(f"{stopped.signal_name}: stopped at step {stopped.steps}; checkpoint and {stopped.final} saved "
               f"(--resume continues)", flush=True)  # fmt: skip
         return 130
-    print(f"final checkpoint: {final}  (play it with agents.make({str(final)!r}))")
+    console.print(summary(out, final_steps(final, out), config.total_steps, config.time_limit))
+    print(f"final checkpoint: {final}  (play it: bidbluff play {args.env} --opponents {final}; "
+          f"curves: bidbluff plot {out})")  # fmt: skip
+    return 0
+
+
+# -- plot -------------------------------------------------------------------------
+def cmd_plot(args: argparse.Namespace) -> int:
+    from training.plot import plot_run
+
+    for path in plot_run(args.run_dir, args.out):
+        print(path)
     return 0
 
 
@@ -493,6 +508,14 @@ def build_parser() -> argparse.ArgumentParser:
     league.add_argument("--resume", action="store_true", help="continue the league in --out")
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
     league.set_defaults(run=cmd_train)
+
+    plot = sub.add_parser("plot", help="a training run's learning curves as PNGs (needs the plot extra)",
+                          description="Reads RUN_DIR/progress.csv and eval.csv and writes reward.png, "
+                          "win_share.png (each evaluation opponent with its 95%% CI band), losses.png and "
+                          "entropy.png.")  # fmt: skip
+    plot.add_argument("run_dir", metavar="RUN_DIR", help="a train or selfplay run's --out directory")
+    plot.add_argument("--out", metavar="DIR", help="where the PNGs go (default RUN_DIR/plots)")
+    plot.set_defaults(run=cmd_plot)
     return parser
 
 

@@ -55,6 +55,7 @@ from agents.policy import (
     write_atomic,
     write_checkpoint,
 )
+from training.progress import RunProgress
 
 
 @dataclass
@@ -326,10 +327,10 @@ EVAL_COLUMNS = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "
 
 
 def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: list[dict[str, Any]],
-                  start_step: int, stop: StopSignals, on_save: Any = None) -> Any:  # fmt: skip
-    """Logs a CSV row per rollout; checkpoints (with an evaluation) every ``checkpoint_every`` steps;
-    ``on_save(path, steps)`` after each checkpoint (the self-play league adds it to its pool); ends the run at
-    the time limit or when ``stop`` has a signal."""
+                  start_step: int, stop: StopSignals, on_save: Any = None, bar: Any = None) -> Any:  # fmt: skip
+    """Logs a CSV row per rollout (and moves ``bar``, a ``RunProgress``); checkpoints (with an evaluation)
+    every ``checkpoint_every`` steps; ``on_save(path, steps)`` after each checkpoint (the self-play league
+    adds it to its pool); ends the run at the time limit or when ``stop`` has a signal."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     resumed = start_step if start_step > 0 else None
@@ -378,6 +379,8 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
                 if name in values:
                     row[key] = float(values[name])
             progress.write(row)
+            if bar is not None:
+                bar.update(self.num_timesteps)
             if self.wins:
                 self.logger.record("rollout/win_rate", row["ep_win_rate"])
 
@@ -448,12 +451,14 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
             selfplay.load(out, up_to_step=start)
         selfplay.attach(model, out)
         on_save = selfplay.add_snapshot
-    with StopSignals() as stop:
-        callback = make_callback(config, out, num_players, evaluation, start, stop, on_save)
-        remaining = config.total_steps - start
+    remaining = config.total_steps - start
+    rollout = config.n_steps * config.num_envs
+    planned = start + -(-max(remaining, 0) // rollout) * rollout  # learn() stops on whole rollouts
+    with StopSignals() as stop, RunProgress(planned, start, config.time_limit, progress_bar, config.env) as bar:
+        callback = make_callback(config, out, num_players, evaluation, start, stop, on_save, bar)
         if remaining > 0:
             model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
-                        progress_bar=progress_bar, tb_log_name="ppo")  # fmt: skip
+                        progress_bar=False, tb_log_name="ppo")  # fmt: skip
         callback.model = model
         final = out / "checkpoints" / f"step_{model.num_timesteps}.zip"
         if not checkpoint_paths(final)[1].exists():

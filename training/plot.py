@@ -1,0 +1,108 @@
+"""``bidbluff plot RUN_DIR``: a run's learning curves as PNGs (matplotlib, the ``plot`` extra).
+
+Reads the run's ``progress.csv`` and ``eval.csv`` (both trainers write them) and writes, under
+``RUN_DIR/plots`` unless told otherwise:
+
+- ``reward.png``: the learner's mean episode reward and win rate in training (the batched trainer
+  logs the win rate only);
+- ``win_share.png``: the evaluation's win share against each opponent, with its 95% interval as a band
+  and the share a seat of equal strength would have as a dashed line;
+- ``losses.png``: policy and value losses (and the imitation loss when there is one);
+- ``entropy.png``: the policy's entropy (SB3 logs its negative, ``entropy_loss``: drawn as entropy).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+# (file, title, y label, [(column, label, sign)]): a curve is drawn when its column holds numbers.
+CURVES: tuple[tuple[str, str, str, list[tuple[str, str, float]]], ...] = (
+    ("reward.png", "Episode reward in training", "mean over recent episodes",
+     [("ep_reward_mean", "episode reward", 1.0), ("ep_win_rate", "win rate", 1.0),
+      ("learner_win_rate", "win rate", 1.0)]),
+    ("losses.png", "Losses", "loss", [("policy_loss", "policy", 1.0), ("value_loss", "value", 1.0),
+                                      ("imitation_loss", "imitation", 1.0)]),
+    ("entropy.png", "Policy entropy", "entropy (nats)",
+     [("entropy", "entropy", 1.0), ("entropy_loss", "entropy", -1.0)]),
+)  # fmt: skip
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _series(rows: Iterable[dict[str, str]], column: str, sign: float = 1.0) -> tuple[list[float], list[float]]:
+    steps, values = [], []
+    for row in rows:
+        step, value = _number(row.get("step")), _number(row.get(column))
+        if step is not None and value is not None:
+            steps.append(step)
+            values.append(sign * value)
+    return steps, values
+
+
+def plot_run(run_dir: str | Path, out: str | Path | None = None) -> list[Path]:
+    """Write the run's curves as PNGs; returns the files written (a curve with no data is left out)."""
+    try:
+        import matplotlib
+    except ImportError as missing:
+        raise SystemExit(f"bidbluff plot needs the plot extra: pip install -e '.[plot]' ({missing})") from None
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    run = Path(run_dir)
+    progress, evals = _rows(run / "progress.csv"), _rows(run / "eval.csv")
+    if not progress and not evals:
+        raise FileNotFoundError(f"{run}: no progress.csv or eval.csv (not a training run's directory?)")
+    target = Path(out) if out is not None else run / "plots"
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def save(fig: Any, name: str) -> None:
+        fig.tight_layout()
+        fig.savefig(target / name, dpi=110)
+        plt.close(fig)
+        written.append(target / name)
+
+    for name, title, ylabel, columns in CURVES:
+        drawn = [(label, _series(progress, column, sign)) for column, label, sign in columns]
+        drawn = [(label, xy) for label, xy in drawn if xy[0]]
+        if not drawn:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for label, (steps, values) in drawn:
+            ax.plot(steps, values, label=label)
+        ax.set(title=f"{title} - {run.name}", xlabel="step", ylabel=ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend()
+        save(fig, name)
+    if evals:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for opponent in dict.fromkeys(row["opponent"] for row in evals):
+            rows = [row for row in evals if row["opponent"] == opponent]
+            steps, share = _series(rows, "win_share")
+            _, low = _series(rows, "ci_low")
+            _, high = _series(rows, "ci_high")
+            (line,) = ax.plot(steps, share, marker="o", markersize=3, label=f"vs {opponent}")
+            ax.fill_between(steps, low, high, color=line.get_color(), alpha=0.2)
+            baseline = _number(rows[-1].get("baseline"))
+            if baseline is not None:
+                ax.axhline(baseline, color=line.get_color(), linestyle="--", linewidth=0.8)
+        ax.set(title=f"Evaluation win share (95% CI) - {run.name}", xlabel="step", ylabel="win share", ylim=(0, 1))
+        ax.grid(alpha=0.3)
+        ax.legend()
+        save(fig, "win_share.png")
+    return written
