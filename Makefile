@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test test-slow lint bench serve clean
+.PHONY: setup run test test-slow lint bench serve play clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ bench: $(STAMP)  ## speed: envs against peer envs, then training throughput (see
 serve: $(STAMP)  ## the browser table on http://127.0.0.1:8000/ (installs the web extra first)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[web]"
 	$(BIN)/bidbluff serve
+
+GAME ?= liars_dice_v0
+play: $(STAMP)  ## a game in the terminal against the shipped network (GAME=spytails_v0 make play)
+	$(BIN)/bidbluff play $(GAME)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache
