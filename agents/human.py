@@ -33,7 +33,7 @@ SYNONYMS = {"exactly": "exact"}
 # The verb a bare value means where several verbs take it: "5x3" bids, "exactly 5x3" must say so.
 VALUE_VERBS = ("bid",)
 RUN_AT_LEAST = 4  # consecutive moves that differ only in their numbers are shown as one range from this many
-PROMPT = "your move (name or value, #N for the N-th listed, '?' lists, '? NAME' explains, 'quit'): "
+PROMPT = "your move (name or value, #N: N-th listed, ?: moves, ? NAME: rules, quit): "
 
 
 class PlayerQuitError(Exception):
@@ -97,15 +97,17 @@ def parse_choice(env: Any, text: str) -> int:
     raise ValueError(f"{text.strip()!r} is not a legal move now ('?' lists the moves)")
 
 
-def move_list(names: list[str]) -> list[str]:
-    """The numbered move list; a run of ``RUN_AT_LEAST`` or more moves that differ only in their numbers
-    (Lying Pirates' bids, Spytails' stakes) is one line: ``#3-#150  bid 1x4 ... bid 30x6 (148 moves)``."""
+def move_list(names: list[str], ids: list[int] | None = None) -> list[str]:
+    """The numbered move list; a run of ``RUN_AT_LEAST`` or more moves with consecutive action ``ids``
+    that differ only in their numbers (Lying Pirates' bids, Spytails' stakes) is one line:
+    ``#3-#150  bid 1x4 ... bid 30x6 (148 moves)`` (no gap hides in it)."""
     shape = [re.sub(r"\d+", "#", name) for name in names]
+    ids = list(range(len(names))) if ids is None else ids
     out = []
     i = 0
     while i < len(names):
         j = i
-        while j + 1 < len(names) and shape[j + 1] == shape[i]:
+        while j + 1 < len(names) and shape[j + 1] == shape[i] and ids[j + 1] == ids[j] + 1:
             j += 1
         if j - i + 1 >= RUN_AT_LEAST:
             out.append(f"#{i + 1}-#{j + 1}  {names[i]} ... {names[j]} ({j - i + 1} moves)")
@@ -143,7 +145,8 @@ class HumanAgent:
 
     def show_moves(self) -> None:
         raw = self.env.unwrapped
-        items = [Text(item, style="cyan") for item in move_list([raw.action_to_str(a) for a in raw.legal_action_ids()])]
+        legal = raw.legal_action_ids()
+        items = [Text(item, style="cyan") for item in move_list([raw.action_to_str(a) for a in legal], legal)]
         if len(items) <= 12:
             for item in items:
                 self.console.print(item)
@@ -158,6 +161,8 @@ class HumanAgent:
                 return None
         self.console.print(PROMPT, end="", markup=False, highlight=False)
         line = self.input.readline()
+        if line:  # a script's answer is not echoed by a terminal: the transcript shows it
+            self.console.print(line.rstrip("\n"), markup=False, highlight=False)
         return line if line else None
 
     def ask(self) -> int:

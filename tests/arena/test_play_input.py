@@ -71,6 +71,12 @@ def test_long_move_lists_collapse_into_ranges() -> None:
     names = [f"bid {q}x{f}" for q in range(1, 31) for f in range(2, 7)] + ["exact 1x2", "liar"]
     assert move_list(names) == ["#1-#150  bid 1x2 ... bid 30x6 (150 moves)", "#151  exact 1x2", "#152  liar"]
     assert move_list(["reroll", "keep"]) == ["#1  reroll", "#2  keep"]
+    cards = ["remove 4 Stalk", "remove 5 Stalk", "remove 7 Stalk", "remove 8 Stalk", "remove 9 Stalk"]
+    assert move_list(cards, [4, 5, 7, 8, 9]) == ["#1  remove 4 Stalk", "#2  remove 5 Stalk",
+                                                 "#3  remove 7 Stalk", "#4  remove 8 Stalk", "#5  remove 9 Stalk"]
+    env = _at("lying_pirates_v0", "liar")
+    shown = move_list([env.action_to_str(a) for a in env.legal_action_ids()], env.legal_action_ids())
+    assert len(shown) <= 4 and shown[-1].endswith("liar")  # the bids, the "exactly" calls, Liar!
 
 
 @pytest.mark.parametrize("env_name", sorted(envs.ENVS))
