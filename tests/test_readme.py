@@ -58,7 +58,7 @@ def test_bash_commands_name_what_exists(command: str) -> None:
         assert all(t in targets for t in words[1:]), f"{command}: the Makefile has {targets}"
     elif first.endswith("python") and words[1] == "-m":
         assert importlib.util.find_spec(words[2]) is not None, f"{command}: no module {words[2]}"
-    elif first in ("source", ".", "pip", "python3", "tensorboard", "pytest", "cd") or first.endswith(("pip", "pytest")):
+    elif first in ("source", ".", "python3", "tensorboard", "cd", "ray") or first.endswith(("pip", "pytest")):
         pass  # the shell's and other tools' own commands
     elif "=" in first:  # VAR=value command ...
         pass
