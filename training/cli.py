@@ -1,4 +1,5 @@
-"""``bidbluff``: the project's command line (match, tournament, exploitability, train, selfplay)."""
+"""``bidbluff``: the project's command line (play, replay, serve, match, tournament, exploitability, train,
+selfplay, plot).  Env options are ``--option KEY=VALUE`` in every command that builds a game."""
 
 from __future__ import annotations
 
@@ -423,8 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
     tour.set_defaults(run=cmd_tournament)
 
     play = sub.add_parser("play", help="play a game in the terminal against agents",
-                          description="The table is shown from your seat only.  Pick a move by its number or "
-                          "its name (an unambiguous prefix is enough); 'quit' leaves.")  # fmt: skip
+                          description="The table is shown from your seat only.  Type a move by name or value "
+                          "(5x3, bid 5 3, liar, gunner, 15: a number is a value, never a place in the list) or "
+                          "its place in the list with # (#2); '?' lists the moves, '? NAME' prints a card's, "
+                          "tile's or character's rules; 'quit' or Ctrl-C leaves.")  # fmt: skip
     play.add_argument("env", choices=envs.ENVS)
     play.add_argument("--players", type=int, help="seats (default: the game's default)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
