@@ -33,6 +33,7 @@ def commands(code: str) -> list[str]:
     return out
 
 
+PARSER = build_parser()
 BASH = [c for lang, code in BLOCKS if lang == "bash" for c in commands(code)]
 
 
@@ -52,7 +53,7 @@ def test_bash_commands_name_what_exists(command: str) -> None:
     words = shlex.split(command)
     first = words[0]
     if first.endswith("bidbluff"):
-        build_parser().parse_args(words[1:])  # argparse exits on an unknown subcommand or flag
+        PARSER.parse_args(words[1:])  # argparse exits on an unknown subcommand or flag
     elif first == "make":
         targets = re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), flags=re.M)
         assert all(t in targets for t in words[1:]), f"{command}: the Makefile has {targets}"
