@@ -53,7 +53,7 @@ def games() -> list[dict[str, Any]]:
     for name in envs.ENVS:
         game = envs.game(name)
         view = view_of(name)
-        kinds = [k for k in OPPONENT_KINDS if k != "shipped" or agent_lib.has_shipped(name)]
+        kinds = [k for k in OPPONENT_KINDS if k not in ("shipped", "expert") or agent_lib.has_shipped(name)]
         out.append({"env": name, "title": view.TITLE, "min_players": game.min_players,
                     "max_players": game.max_players, "default_players": game.default_players,
                     "options": [o.to_dict() for o in view.OPTIONS], "glossary": view.GLOSSARY,

@@ -27,7 +27,7 @@ from arena.play import default_opponent, is_secret, new_entries, visible_log
 from arena.web.views import view_of
 from envs.core.game import GameState
 
-OPPONENT_KINDS = ("shipped", "heuristic", "ismcts", "random")
+OPPONENT_KINDS = ("shipped", "heuristic", "ismcts", "expert", "random")
 
 
 class RefusedMoveError(ValueError):

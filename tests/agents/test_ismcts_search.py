@@ -217,6 +217,12 @@ def test_specs():
         agents.make("expert:3", env_name="liars_dice_v0")
 
 
+def test_the_browser_table_offers_the_expert():
+    from arena.web.app import games
+
+    assert all("expert" in game["opponents"] for game in games())
+
+
 @pytest.mark.parametrize("env_name", envs.ENVS)
 def test_expert_of_every_game_plays(env_name):
     assert set(EXPERT) == set(envs.ENVS)
