@@ -6,6 +6,7 @@ checkpoints (played by ``agents.make`` and tournaments), is resumed from its new
 from __future__ import annotations
 
 import csv
+import io
 import json
 
 import numpy as np
@@ -22,7 +23,9 @@ import agents  # noqa: E402
 import envs  # noqa: E402
 from agents.networks import ActorCritic  # noqa: E402
 from agents.policy import env_signature, read_sidecar, save_checkpoint  # noqa: E402
+from arena.play import play as play_at_terminal  # noqa: E402
 from arena.tournament import run_tournament  # noqa: E402
+from arena.web.tables import Table  # noqa: E402
 from training.cli import main  # noqa: E402
 from training.rllib import RllibConfig  # noqa: E402
 from training.rllib.env import LEARNER, TableEnv, module_of, pool_slot  # noqa: E402
@@ -171,6 +174,10 @@ def test_a_tiny_run_exports_checkpoints_that_play_and_resumes_from_rllibs(tmp_pa
     assert isinstance(agent.network, ActorCritic)
     result = run_tournament(ENV, [str(out / "final.zip"), "heuristic", "random"], 3, 3, seed=0)
     assert sum(row["games"] for row in result.rows()) > 0
+    quit_at_once = io.StringIO("quit\n")
+    assert play_at_terminal(ENV, opponents=[str(out / "final.zip")], num_players=3, seed=0, input=quit_at_once,
+                            output=io.StringIO()) is None  # fmt: skip
+    assert "final.zip" in " ".join(Table(ENV, 3, opponents=[str(out / "final.zip")], seed=0).labels)
     # resume: from the newest RLlib checkpoint, with the league and the logs carried on
     assert main([*argv, "--total-steps", "700", "--resume"]) == 0
     resumed = [int(r["step"]) for r in _rows(out / "progress.csv")]

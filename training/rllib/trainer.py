@@ -85,8 +85,8 @@ def connect(address: str) -> None:
         return
     root = str(Path(__file__).resolve().parents[2])
     runtime_env = {"env_vars": {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}}
-    if address == "local":
-        ray.init(runtime_env=runtime_env, include_dashboard=False, log_to_driver=False)
+    if address == "local":  # never a cluster this machine happens to have joined
+        ray.init(address="local", runtime_env=runtime_env, include_dashboard=False, log_to_driver=False)
     else:
         ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
 
