@@ -116,7 +116,7 @@ def test_one_batched_forward_per_leaf_when_prior_and_value_share_the_network():
     network = load_network("shipped", "liars_dice_v0")
     shapes = []
     infer = network.infer
-    evaluator = Evaluator(value=network, steps=0, prior=network)
+    evaluator = Evaluator(value=network, steps=0, prior=network, reward_mode=network.reward_mode)
     state = env.game_state
     actor = state.current_player()
     obs = env.game.encode(state, actor)
@@ -140,9 +140,9 @@ def test_value_cut_off_after_k_steps_and_final_rewards_at_the_end():
     env.reset(seed=2)
     network = load_network("shipped", "liars_dice_v0")
     game, state = env.game, env.game_state
-    values = Evaluator(HeuristicRollout("liars_dice_v0", seed=0), network, steps=3).evaluate(
-        game, state.clone(), np.random.default_rng(0)
-    )
+    values = Evaluator(
+        HeuristicRollout("liars_dice_v0", seed=0), network, steps=3, reward_mode=network.reward_mode
+    ).evaluate(game, state.clone(), np.random.default_rng(0))
     again, rng, rollout = state.clone(), np.random.default_rng(0), HeuristicRollout("liars_dice_v0", seed=0)
     for _ in range(3):
         again.apply(rollout.choose(game, again, again.current_player(), rng), rng)
