@@ -323,7 +323,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if options:
         given["env_options"] = options
     if isinstance(given.get("players"), list) and config_class not in (BatchedConfig, RllibConfig):
-        raise SystemExit("--players: a list of table sizes needs selfplay --trainer batched or rllib")
+        raise SystemExit("--players: a list of table sizes needs the batched trainer or the rllib one (selfplay "
+                         "--trainer batched|rllib)")
     check_time_limit(given.get("time_limit"))
     out = Path(given.get("out") or f"runs/{args.env}{suffix}")
     given["out"] = str(out)
