@@ -14,11 +14,12 @@ $(STAMP): pyproject.toml constraints.txt
 setup: $(STAMP)
 
 MAIN := runs/main
-run: $(STAMP)  ## the main job: a short self-play run on the default game, then its tournament
+run: $(STAMP)  ## the main job: a short fine-tune of the shipped Liar's dice network, then its tournament
 	rm -rf $(MAIN)
-	$(BIN)/bidbluff selfplay liars_dice_v0 --trainer batched --players 4 --opponents heuristic,random \
-		--imitate heuristic --imitate-steps 100000 --time-limit 200 --total-steps 2000000 \
-		--checkpoint-every 100000 --eval-games 100 --out $(MAIN)
+	$(BIN)/bidbluff selfplay liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --players 2,2,4 \
+		--opponents heuristic --pool-fraction 0.7 --pool-max 0 --reward-mode winner --learning-rate 0.0001 \
+		--ent-coef 0.003 --time-limit 200 --total-steps 2000000 --checkpoint-every 100000 --eval-games 100 \
+		--out $(MAIN)
 	$(BIN)/bidbluff tournament liars_dice_v0 --agents $(MAIN)/final.zip,shipped,heuristic,random \
 		--players 4 --games 1000 --seed 0
 
