@@ -218,6 +218,7 @@ def test_specs():
 
 
 def test_the_browser_table_offers_the_expert():
+    pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
     from arena.web.app import games
 
     assert all("expert" in game["opponents"] for game in games())
