@@ -10,10 +10,11 @@ equally often, and every slot sits in every seat equally often.
 * n <= 4: every permutation of the slots (n! seatings per duplicate deal).
 * n = 5: four circular orders (a Latin square of the offsets, found by search and
   checked in the tests) times the five rotations: 20 seatings per deal.
-* n = 6: no set of five or ten circular orders balances the offsets, so the design
-  is all 120 circular orders (the slot order round the table, slot 0 first) in a
-  seeded order, one per deal, each with its six rotations: exact over every 120
-  deals, and every deal is still balanced for absolute seat.
+* n = 6: no set of five circular orders balances the offsets (an exhaustive search;
+  one for ten did not finish), so the design is all 120 circular orders (the slot
+  order round the table, slot 0 first) in a seeded order, one per deal, each with
+  its six rotations: exact over every 120 deals, and every deal is still balanced
+  for absolute seat.
 
 A seating is a tuple ``seated`` with ``seated[seat]`` = the table slot in that seat.
 """
