@@ -151,6 +151,9 @@ class LyingPiratesGame(Game):
         return lp_codec.action_to_id(action, seat, state.captains)
 
     def id_to_action(self, state: LyingPiratesState, action_id: int, seat: int) -> Action:
+        # the ids are decoded with the full layout; a table without the expansion stops at its own codec
+        if not 0 <= action_id < self.codec.n:
+            raise ValueError(f"action id {action_id} is outside this table's actions 0..{self.codec.n - 1}")
         return lp_codec.id_to_action(action_id, seat, state.captains)
 
     def action_to_str(self, action: Action) -> str:

@@ -79,3 +79,15 @@ def test_every_checked_field_matches_the_state(players):
         assert board.sum() == sum(0 <= t < len(TILES) for t in state.slots)
         checked += 1
     assert checked > 100
+
+
+def test_a_base_table_names_no_expansion_action():
+    """Id 1062 is an expansion action: the base game's own codec ends before it."""
+    base = envs.game("lying_pirates_v0")
+    env = envs.make("lying_pirates_v0", raw=True, num_players=3)
+    env.reset(seed=0)
+    state = env.unwrapped.game_state
+    with pytest.raises(ValueError, match=r"outside this table's actions 0\.\.1061"):
+        base.id_to_action(state, 1062, 0)
+    cities = envs.game("lying_pirates_v0", expansion="cities_of_greed")
+    assert cities.codec.n > 1062
