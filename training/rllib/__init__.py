@@ -25,8 +25,22 @@ project checkpoint), ``final.zip|.json``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
+
+from training.batched import BatchedConfig
+
+_BATCHED = {f.name: f for f in dataclasses.fields(BatchedConfig)}
+
+
+def as_batched(name: str) -> Any:
+    """The batched trainer's option ``name`` as it is there (default and help): the options both trainers
+    share are written once."""
+    shared = _BATCHED[name]
+    if shared.default_factory is not dataclasses.MISSING:
+        return field(default_factory=shared.default_factory, metadata=shared.metadata)
+    return field(default=shared.default, metadata=shared.metadata)
 
 
 @dataclass
@@ -37,14 +51,11 @@ class RllibConfig:
     players: int | list[int] | None = field(default=None,
                                             metadata={"help": "seats, or a list of table sizes each game draws from "
                                                               "(default: the game's default)"})  # fmt: skip
-    env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
-    opponents: list[str] = field(default_factory=lambda: ["heuristic"],
-                                 metadata={"help": "fixed pool opponents (agent specs, comma-separated); also "
-                                                   "the opponents of every evaluation"})  # fmt: skip
-    reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
-    total_steps: int = field(default=2_000_000, metadata={"help": "learner decisions to train on, in all"})
-    time_limit: float | None = field(default=None, metadata={"help": "stop after this many seconds of this session "
-                                                                     "(default: no limit)"})
+    env_options: dict[str, Any] = as_batched("env_options")  # noqa: RUF009 - a field(default_factory=...)
+    opponents: list[str] = as_batched("opponents")  # noqa: RUF009 - a field(default_factory=...)
+    reward_mode: str = as_batched("reward_mode")
+    total_steps: int = as_batched("total_steps")
+    time_limit: float | None = as_batched("time_limit")
     address: str = field(default="local", metadata={"help": "rllib: Ray cluster to run on (host:port of a `ray "
                                                             "start --head`, 'auto' for the one this node joined) "
                                                             "or 'local' (a Ray instance of this process)"})
@@ -54,29 +65,26 @@ class RllibConfig:
                                                                       "by side (one batched forward per step)"})
     rollout_steps: int = field(default=8192, metadata={"help": "decisions of network seats per update (RLlib's "
                                                                "train_batch_size_per_learner)"})
-    learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
+    learning_rate: float = as_batched("learning_rate")
     n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout"})
-    minibatch_size: int = field(default=256, metadata={"help": "minibatch size"})
-    gamma: float = field(default=0.995, metadata={"help": "discount per decision of a seat"})
-    gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
-    clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
-    ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus coefficient"})
-    vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
-    max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
-    trunk: int = field(default=256, metadata={"help": "width of the hidden layer shared by policy and value"})
-    net_arch: list[int] = field(default_factory=lambda: [128],
-                                metadata={"help": "hidden layers of the policy and of the value head after the "
-                                                  "trunk"})  # fmt: skip
-    init: str = field(default="", metadata={"help": "a checkpoint of this env whose network (same layout and sizes) "
-                                                    "this run starts from, a fine-tune ('': fresh)"})  # fmt: skip
-    pool_fraction: float = field(default=0.25, metadata={"help": "share of seats given to pool opponents"})
-    pool_max: int = field(default=10, metadata={"help": "newest snapshots kept in the pool"})
-    pfsp_power: float = field(default=2.0, metadata={"help": "PFSP weight exponent: (1 - learner win rate)^p"})
-    seed: int = field(default=0, metadata={"help": "seeds torch, the deals, the seating and the opponents"})
-    checkpoint_every: int = field(default=200_000, metadata={"help": "learner decisions between checkpoints"})
-    eval_games: int = field(default=40, metadata={"help": "evaluation games per checkpoint and opponent (0: none)"})
-    max_game_steps: int = field(default=5_000, metadata={"help": "decisions after which a game is cut (looping)"})
-    torch_threads: int = field(default=1, metadata={"help": "torch CPU threads"})
+    minibatch_size: int = as_batched("minibatch_size")
+    gamma: float = as_batched("gamma")
+    gae_lambda: float = as_batched("gae_lambda")
+    clip_range: float = as_batched("clip_range")
+    ent_coef: float = as_batched("ent_coef")
+    vf_coef: float = as_batched("vf_coef")
+    max_grad_norm: float = as_batched("max_grad_norm")
+    trunk: int = as_batched("trunk")
+    net_arch: list[int] = as_batched("net_arch")  # noqa: RUF009 - a field(default_factory=...)
+    init: str = as_batched("init")
+    pool_fraction: float = as_batched("pool_fraction")
+    pool_max: int = as_batched("pool_max")
+    pfsp_power: float = as_batched("pfsp_power")
+    seed: int = as_batched("seed")
+    checkpoint_every: int = as_batched("checkpoint_every")
+    eval_games: int = as_batched("eval_games")
+    max_game_steps: int = as_batched("max_game_steps")
+    torch_threads: int = as_batched("torch_threads")
     out: str = field(default="", metadata={"help": "run directory (default runs/<env>-rllib)"})
 
 
