@@ -53,9 +53,10 @@ class LiarsDiceBayes(LiarsDiceHeuristic):
         super().__init__(seed, **policy)
         self.belief = belief
 
-    def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
+    def decide(self, observation: dict[str, np.ndarray], agent: str) -> tuple[int, list[int] | None]:
+        # read here, not in ``act``: ``probabilities`` decides too
         self._faces_bet = self._bets_by_seat(observation["observation"])
-        return super().act(observation, agent)
+        return super().decide(observation, agent)
 
     @staticmethod
     def _bets_by_seat(obs: np.ndarray) -> dict[int, list[int]]:

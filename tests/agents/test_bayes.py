@@ -88,3 +88,24 @@ def test_it_plays_legal_moves_with_special_dice_and_the_classic_preset():
                 assert action is None or obs["action_mask"][action]
                 env.step(action)
     assert np.isfinite(player.belief)
+
+
+def test_probabilities_read_the_bets_of_the_position_asked_about():
+    """``probabilities`` (what a distillation or an exploitability table reads) puts the choice where ``act``
+    chooses, on each position by itself: no bets carried over from the position before."""
+    compared = 0
+    for seed in range(40):
+        found = _positions(seed, steps=3)
+        if found is None:
+            continue
+        obs, name = found
+        fresh = LiarsDiceBayes(seed=0).probabilities(obs)
+        warmed = LiarsDiceBayes(seed=0)
+        other = _positions(seed + 1000, steps=1)
+        if other is not None:
+            warmed.act(*other)  # another position's bets must not leak into this one
+        assert np.array_equal(warmed.probabilities(obs), fresh)
+        choice, _ = LiarsDiceBayes(seed=0).decide(obs, name)
+        assert fresh[choice] == fresh.max()
+        compared += 1
+    assert compared > 10
