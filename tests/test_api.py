@@ -178,19 +178,36 @@ def test_finished_games_refuse_actions_and_restores(env_name, num_players, env_o
     assert live.game_state.to_dict() == before, "a refused restore must leave the env as it was"
 
 
-def test_clone_is_independent(env_name, num_players, env_options):
+def test_clone_is_an_independent_equal_copy(env_name, num_players, env_options):
+    """At positions all through a game: the clone equals the state, plays on exactly as the state would, and
+    playing it leaves the state untouched (games override ``clone`` with copies that skip validation)."""
     env = make_raw(env_name, num_players, env_options)
     env.reset(seed=5)
     state = env.game_state
-    before = state.to_dict()
-    clone = state.clone()
     rng = np.random.default_rng(0)
-    for _ in range(20):
-        if clone.is_terminal():
-            break
-        legal = clone.legal_actions()
-        clone.apply(legal[rng.integers(len(legal))], rng)
-    assert state.to_dict() == before
+    compared = 0
+    while not state.is_terminal() and compared < 25:
+        before = state.to_dict()
+        clone = state.clone()
+        assert clone is not state and clone.to_dict() == before
+        twin = type(state).from_dict(before)
+        for _ in range(15):
+            if clone.is_terminal():
+                break
+            legal = clone.legal_actions()
+            assert legal == twin.legal_actions()
+            pick, seed = legal[rng.integers(len(legal))], int(rng.integers(2**31))
+            clone.apply(pick, np.random.default_rng(seed))
+            twin.apply(pick, np.random.default_rng(seed))
+            assert clone.to_dict() == twin.to_dict()
+        assert state.to_dict() == before
+        compared += 1
+        for _ in range(rng.integers(1, 10)):  # a few decisions on: positions all through the game
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))], rng)
+    assert compared >= 1
 
 
 def test_observation_depends_only_on_the_information_set(env_name, num_players, env_options):

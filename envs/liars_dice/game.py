@@ -54,6 +54,10 @@ class BettingGameState(GameState):
                 out[s] = -1.0
         return out
 
+    def clone(self) -> BettingGameState:
+        """A deep copy, without ``from_dict``'s validation: the position is already valid."""
+        return BettingGameState(self.num_players, self.round.copy())
+
     def to_dict(self) -> dict[str, Any]:
         return {"game": "liars_dice", "num_players": self.num_players, "round": self.round.to_dict()}
 

@@ -559,6 +559,16 @@ class LibertaliaState(GameState):
             data[name] = plain(getattr(self, name))
         return data
 
+    def clone(self) -> LibertaliaState:
+        """A deep copy, without ``from_dict``'s validation: the position is already valid (searches clone at
+        every simulation).  Every list field holds numbers, strings or lists of them."""
+        return LibertaliaState(
+            num_players=self.num_players, campaign=self.campaign, day=self.day, phase=self.phase,
+            cursor=self.cursor, dusk_picks=self.dusk_picks, dusk_officer=self.dusk_officer,
+            hidden=[[HiddenGroup(list(g.members), g.in_hand, g.campaign) for g in groups] for groups in self.hidden],
+            **{name: [x[:] if type(x) is list else x for x in getattr(self, name)] for name in self._LISTS},
+        )  # fmt: skip
+
     @classmethod
     def from_dict(cls, data: Any) -> LibertaliaState:
         """Read ``to_dict``'s output against ``STATE`` and the game's invariants (``validate``); ``ValueError``

@@ -11,7 +11,7 @@ Actions: ``("bid", quantity, face)``, ``("exact", quantity, face)``, ``("liar",)
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from envs.core.validate import (
@@ -215,6 +215,14 @@ class BettingRound:
         others = [s for s in self.bettors if s not in (caller, previous)]
         self.outcome = Outcome([previous], [caller], others, "exact", caller, caller, (q, f), count, False,
                                wrong_exact=caller)  # fmt: skip
+
+    def copy(self) -> BettingRound:
+        """A deep copy, without ``from_dict``'s checks (searches copy a phase at every simulation)."""
+        done = self.outcome
+        outcome = done and replace(done, winners=list(done.winners), losers=list(done.losers),
+                                   survivors=list(done.survivors))  # fmt: skip
+        return BettingRound({s: [list(d) for d in cup] for s, cup in self.cups.items()}, list(self.bettors),
+                            self.captains, self.rules, [list(b) for b in self.bids], self.turn, outcome)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {
