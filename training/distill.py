@@ -20,8 +20,11 @@ How (Ross, Gordon & Bagnell 2011, "DAgger"; Rusu et al. 2016, "Policy distillati
   ``winner`` reward for that seat (mean squared error), so that a later PPO fine-tune or a search starts from a
   value that fits the new policy.
 
-Games are seeded and the learner's seat is drawn per game.  The result is a checkpoint like any other (the
-sidecar's ``"distillation"`` block records the recipe and the agreement with the teachers per round)::
+Games are seeded and the learner's seat is drawn per game, each round from its own seeds.  Every round leaves
+``round_K.zip`` (the student and its optimizer) and ``data_K.npz`` (its decisions) in the run directory, so a run
+stopped by Ctrl-C or SIGTERM (exit 130) or a crash and started again with the same command carries on after its
+last whole round and ends where an unbroken run ends.  The result, ``final.zip``, is a checkpoint like any other
+(the sidecar's ``"distillation"`` block records the recipe and the agreement with the teachers per round)::
 
     python -m training.distill liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --teacher 2=bayes \\
         --players 2,2,3,4 --opponents heuristic --rounds 4 --games 1500 --out runs/ld-distill
@@ -44,8 +47,9 @@ import agents as agent_lib
 import envs
 from agents.base import bind_all, seat_of
 from agents.networks import masked_logits
-from agents.policy import PolicyAgent, load_network, save_checkpoint
+from agents.policy import PolicyAgent, load_network, save_checkpoint, write_atomic
 from envs.core.rewards import final_rewards
+from training.train import RunInterruptedError, StopSignals
 
 SELF = "init"  # the teacher spec that means the starting network, frozen
 
@@ -92,16 +96,21 @@ def parse_teachers(items: list[str]) -> dict[int, str]:
     return out
 
 
-def play_round(cfg: DistillConfig, student: PolicyAgent, teachers: dict[int, Any], teacher_plays: bool,
-               rng: np.random.Generator, seed: int) -> Decisions:  # fmt: skip
-    """``cfg.games`` games, each at a drawn table size with the learner in a drawn seat; returns its decisions."""
+def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, teachers: dict[int, Any],
+               stop: StopSignals | None = None) -> Decisions:  # fmt: skip
+    """``cfg.games`` games (fewer once ``stop`` has a signal), each at a drawn table size with the learner in a
+    drawn seat; its decisions.  Round 0 seats the teacher in the learner's seat, later rounds the student."""
+    rng = np.random.default_rng([cfg.seed, round_])
+    seed = cfg.seed + round_ * 10**6
     data = Decisions()
     for game in range(cfg.games):
+        if stop:
+            break
         n = int(rng.choice(cfg.players))
         learner = int(rng.integers(n))
         teacher = teachers[n]
         table = [agent_lib.make(cfg.opponents, env_name=cfg.env, seed=seed + game * 7 + s) for s in range(n)]
-        table[learner] = teacher if teacher_plays else student
+        table[learner] = teacher if round_ == 0 else student
         env = envs.make(cfg.env, num_players=n)
         env.reset(seed=seed + game)
         bind_all(table, env)
@@ -121,6 +130,18 @@ def play_round(cfg: DistillConfig, student: PolicyAgent, teachers: dict[int, Any
         reward = final_rewards(list(env.unwrapped.game_state.scores()), "winner")[learner]
         data.returns += [reward] * (len(data.obs) - first)
     return data
+
+
+def save_data(path: Path, data: Decisions) -> None:
+    write_atomic(path, lambda tmp: np.savez_compressed(
+        tmp, obs=np.stack(data.obs), masks=np.stack(data.masks), targets=np.stack(data.targets),
+        returns=np.array(data.returns, dtype=np.float32), players=np.array(data.players)))  # fmt: skip
+
+
+def load_data(path: Path) -> Decisions:
+    with np.load(path) as saved:
+        return Decisions(list(saved["obs"]), list(saved["masks"]), list(saved["targets"]),
+                         saved["returns"].tolist(), saved["players"].tolist())  # fmt: skip
 
 
 def stack(rounds: list[Decisions]) -> dict[str, torch.Tensor]:
@@ -145,13 +166,16 @@ def agreement(net: torch.nn.Module, data: dict[str, torch.Tensor]) -> dict[int, 
 
 
 def fit(cfg: DistillConfig, net: torch.nn.Module, optimizer: torch.optim.Optimizer, data: dict[str, torch.Tensor],
-        generator: torch.Generator) -> dict[str, float]:  # fmt: skip
-    """``cfg.epochs`` passes of minibatch Adam over ``data``; the last pass's mean losses."""
+        generator: torch.Generator, stop: StopSignals | None = None) -> dict[str, float]:  # fmt: skip
+    """``cfg.epochs`` passes of minibatch Adam over ``data`` (cut short once ``stop`` has a signal); the last
+    pass's mean losses."""
     size = len(data["returns"])
     net.train()
     for _ in range(cfg.epochs):
         totals = {"policy_loss": 0.0, "value_loss": 0.0}
         for batch in torch.randperm(size, generator=generator).split(cfg.batch_size):
+            if stop:
+                break
             out = net.get_action_and_value(data["obs"][batch].float(), data["masks"][batch],
                                            action=torch.zeros(len(batch), dtype=torch.long))  # fmt: skip
             targets = data["targets"][batch]
@@ -169,38 +193,59 @@ def fit(cfg: DistillConfig, net: torch.nn.Module, optimizer: torch.optim.Optimiz
     return totals
 
 
-def distill(cfg: DistillConfig) -> Path:
-    """Run the rounds (module doc) and write ``<out>/final.zip`` (a checkpoint) and ``<out>/rounds.jsonl``."""
+def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
+    """Run the rounds (module doc), carrying on after the last whole round already in ``cfg.out``; write
+    ``<out>/final.zip``.  A signal in ``stop`` ends the run after the round in progress is saved or dropped
+    (``RunInterruptedError``)."""
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(cfg.seed)
+    done = 0
+    while (out / f"round_{done}.zip").is_file() and (out / f"data_{done}.npz").is_file():
+        done += 1
     net, meta, _ = load_network(cfg.init, cfg.env)
     frozen, _, _ = load_network(cfg.init, cfg.env)
+    optimizer_state = None
+    if done:
+        net, _, optimizer_state = load_network(out / f"round_{done - 1}.zip", cfg.env)
+        print(f"resuming after round {done - 1} of {out}", flush=True)
     net.requires_grad_(True)
     net.eval()
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    if optimizer_state is not None:
+        optimizer.load_state_dict(optimizer_state)
     student = PolicyAgent(net, meta, deterministic=True, name="student")
-    teachers = {n: PolicyAgent(frozen, meta, deterministic=True, name=SELF)
-                if cfg.teachers.get(n, SELF) == SELF
-                else agent_lib.make(cfg.teachers[n], env_name=cfg.env, seed=cfg.seed + n)
-                for n in sorted(set(cfg.players))}  # fmt: skip
-    rng = np.random.default_rng(cfg.seed)
-    generator = torch.Generator().manual_seed(cfg.seed)
-    gathered: list[Decisions] = []
-    log = []
-    start = time.monotonic()
-    for round_ in range(cfg.rounds):
-        fresh = play_round(cfg, student, teachers, teacher_plays=round_ == 0, rng=rng, seed=cfg.seed + round_ * 10**6)
+    gathered = [load_data(out / f"data_{k}.npz") for k in range(done)]
+    log_path = out / "rounds.jsonl"
+    log = [json.loads(line) for line in log_path.read_text().splitlines()[:done]] if log_path.is_file() else []
+    log_path.write_text("".join(json.dumps(row) + "\n" for row in log))  # a half-written round's row goes
+    start = time.monotonic() - (log[-1]["seconds"] if log else 0.0)
+    for round_ in range(done, cfg.rounds):
+        teachers = {n: PolicyAgent(frozen, meta, deterministic=True, name=SELF)
+                    if cfg.teachers.get(n, SELF) == SELF
+                    else agent_lib.make(cfg.teachers[n], env_name=cfg.env, seed=cfg.seed * 1000 + round_ * 10 + n)
+                    for n in sorted(set(cfg.players))}  # fmt: skip
+        fresh = play_round(cfg, round_, student, teachers, stop)
+        if stop:
+            break
         before = agreement(net, stack([fresh]))  # on positions it has not been fitted to yet
         gathered.append(fresh)
-        losses = fit(cfg, net, optimizer, stack(gathered), generator)
+        generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
+        data = stack(gathered)
+        losses = fit(cfg, net, optimizer, data, generator, stop)
+        if stop:
+            break  # the round is dropped whole: a resumed run plays it again from the same seeds
+        save_data(out / f"data_{round_}.npz", fresh)
+        save_checkpoint(out / f"round_{round_}.zip", net, meta, optimizer.state_dict())
         row = {"round": round_, "played_by": "teacher" if round_ == 0 else "student", "decisions": len(fresh.obs),
-               "data": sum(len(d.obs) for d in gathered), "agreement_before_fit": before, **losses,
+               "data": len(data["returns"]), "agreement_before_fit": before,
+               "agreement_after_fit": agreement(net, data), **losses,
                "seconds": round(time.monotonic() - start, 1)}  # fmt: skip
         log.append(row)
         print(json.dumps(row), flush=True)
-        with (out / "rounds.jsonl").open("a") as f:
+        with log_path.open("a") as f:
             f.write(json.dumps(row) + "\n")
+    if stop:
+        raise RunInterruptedError(stop.received or "SIGINT", len(log), out)
     meta = {**meta, "algorithm": f"{meta.get('algorithm', 'PPO')} + DAgger policy distillation",
             "created": datetime.now(UTC).isoformat(timespec="seconds"), "distilled_from": cfg.init,
             "distillation": {"config": asdict(cfg), "rounds": log}}  # fmt: skip
@@ -235,7 +280,13 @@ def main(argv: list[str] | None = None) -> None:
     if outside:
         parser.error(f"{args.env} seats {game.min_players}-{game.max_players} players, not {outside}")
     options = {k: v for k, v in vars(args).items() if k not in ("env", "teacher", "players")}
-    print(distill(DistillConfig(env=args.env, teachers=teachers, players=players, **options)))
+    with StopSignals() as stop:
+        try:
+            print(distill(DistillConfig(env=args.env, teachers=teachers, players=players, **options), stop))
+        except RunInterruptedError as stopped:
+            print(f"{stopped.signal_name}: stopped; {stopped.steps} whole rounds saved in {args.out} (the same "
+                  f"command carries on)", flush=True)  # fmt: skip
+            raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

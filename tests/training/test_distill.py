@@ -1,0 +1,83 @@
+"""Policy distillation: the student moves toward its teacher where it has one and stays itself elsewhere; a run
+stopped between or inside rounds carries on to the same network as an unbroken one."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import agents
+from agents.policy import load_network, read_sidecar
+from training.distill import DistillConfig, distill, main, parse_teachers
+from training.train import RunInterruptedError
+
+SHIPPED = str(agents.shipped_path("liars_dice_v0"))
+
+
+def config(out, **changes) -> DistillConfig:
+    base = {"env": "liars_dice_v0", "init": SHIPPED, "out": str(out), "teachers": {2: "bayes"}, "players": [2, 3],
+            "rounds": 2, "games": 12, "epochs": 2, "batch_size": 64, "learning_rate": 3e-4, "seed": 3}  # fmt: skip
+    return DistillConfig(**{**base, **changes})
+
+
+def weights(path) -> dict[str, torch.Tensor]:
+    return load_network(path, "liars_dice_v0")[0].state_dict()
+
+
+def test_the_student_learns_its_teacher_and_keeps_its_own_play_elsewhere(tmp_path):
+    final = distill(config(tmp_path, rounds=2, games=30, epochs=8, learning_rate=1e-3))
+    rows = [json.loads(line) for line in (tmp_path / "rounds.jsonl").read_text().splitlines()]
+    assert [r["played_by"] for r in rows] == ["teacher", "student"]
+    before, after = rows[0]["agreement_before_fit"], rows[-1]["agreement_after_fit"]
+    assert before["2"] < 0.5 and after["2"] > before["2"] + 0.25  # the shipped network plays unlike bayes ...
+    assert before["3"] > 0.99 and after["3"] > 0.9  # ... and at 3 players it is its own teacher
+    meta = read_sidecar(final, "liars_dice_v0")
+    assert meta["distilled_from"] == SHIPPED and len(meta["distillation"]["rounds"]) == 2
+    assert "DAgger" in meta["algorithm"]
+
+
+class StopDuring:
+    """A stop signal that arrives ``after`` checks into round 1 (the run checks before each game, after the
+    games and before each minibatch: 12 games, then 2 epochs of 2 minibatches here)."""
+
+    def __init__(self, out, after: int) -> None:
+        self.out, self.checks, self.after, self.received = out, 0, after, None
+
+    def __bool__(self) -> bool:
+        if (self.out / "round_0.zip").is_file():
+            self.checks += 1
+            if self.checks > self.after:
+                self.received = "SIGTERM"
+        return self.received is not None
+
+
+@pytest.mark.parametrize("after", [3, 14])  # inside round 1's games; inside its fit
+def test_a_stopped_run_carries_on_to_the_network_an_unbroken_run_ends_with(tmp_path, after):
+    unbroken = distill(config(tmp_path / "unbroken"))
+    stop = StopDuring(tmp_path / "stopped", after)
+    with pytest.raises(RunInterruptedError) as stopped:
+        distill(config(tmp_path / "stopped"), stop)
+    assert stop.received == "SIGTERM"
+    assert stopped.value.signal_name == "SIGTERM" and stopped.value.steps == 1
+    assert (tmp_path / "stopped" / "round_0.zip").is_file() and not (tmp_path / "stopped" / "round_1.zip").exists()
+    assert not (tmp_path / "stopped" / "final.zip").exists()
+    resumed = distill(config(tmp_path / "stopped"))
+    for key, tensor in weights(unbroken).items():
+        assert torch.equal(tensor, weights(resumed)[key]), key
+    rows = (tmp_path / "stopped" / "rounds.jsonl").read_text().splitlines()
+    assert [json.loads(r)["round"] for r in rows] == [0, 1]
+
+
+def test_teacher_sizes_and_bad_arguments(tmp_path, capsys):
+    assert parse_teachers(["2=bayes", "3-4=heuristic"]) == {2: "bayes", 3: "heuristic", 4: "heuristic"}
+    with pytest.raises(ValueError, match="SIZE=SPEC"):
+        parse_teachers(["two=bayes"])
+    for argv, message in ((["--teacher", "9=bayes"], "seats 2-6 players, not \\[9\\]"),
+                          (["--rounds", "0"], "at least 1"), (["--teacher", "2:bayes"], "SIZE=SPEC")):  # fmt: skip
+        with pytest.raises(SystemExit) as exit_:
+            main(["liars_dice_v0", "--init", SHIPPED, "--out", str(tmp_path / "x"), *argv])
+        assert exit_.value.code == 2
+        assert np.any([m in capsys.readouterr().err for m in [message.replace("\\", "")]])
