@@ -147,7 +147,7 @@ class BoardGameEnv(AECEnv):
             return
         ids = self._legal_ids = self.game.legal_action_ids(state, seat)
         mask = self._mask = np.zeros(self._num_actions, dtype=np.int8)
-        mask[ids] = 1
+        mask.put(ids, 1)  # from a list: half the time of mask[ids] = 1
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

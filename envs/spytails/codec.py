@@ -36,9 +36,12 @@ above; card counts are count / 3, clipped at 1.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from itertools import chain
+
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, positions
+from envs.core.codec import Action, ActionCodec, ActionKind
 from envs.core.fields import Block, Field, Layout
 from envs.spytails.content import (
     ACE,
@@ -61,6 +64,7 @@ from envs.spytails.rules import (
     DECISIONS,
     FORECAST,
     GHOST_TOKEN,
+    MAX_PILE,
     OPERATIONS_PHASE,
     PHASES,
     REINFORCE,
@@ -95,17 +99,30 @@ CODEC = ActionCodec(
 )
 
 
+# The engine's action of every id (the codec's, but a stake of k influence is ``("stake", k)``), and back:
+# the env looks both up at every step.
+ACTIONS: tuple[Action, ...] = tuple(
+    ("stake", coded[1] + 1) if coded[0] == "stake" else coded for coded in map(CODEC.decode, range(CODEC.n))
+)
+_IDS = {action: i for i, action in enumerate(ACTIONS)}
+
+
 def action_to_id(action: Action) -> int:
-    if action[0] == "stake":
-        return CODEC.encode(("stake", action[1] - 1))
-    return CODEC.encode(action)
+    try:
+        return _IDS[action]
+    except KeyError:
+        raise ValueError(f"{action!r} is not a Spytails action") from None
 
 
 def id_to_action(action_id: int) -> Action:
-    coded = CODEC.decode(action_id)
-    if coded[0] == "stake":
-        return ("stake", coded[1] + 1)
-    return coded
+    if not 0 <= action_id < CODEC.n:
+        raise ValueError(f"action id {action_id} is outside 0..{CODEC.n - 1}")
+    return ACTIONS[action_id]
+
+
+def legal_ids(state: SpytailsState) -> list[int]:
+    """Sorted ids of ``state.legal_actions()``."""
+    return sorted(map(_IDS.__getitem__, state.legal_actions()))
 
 
 _WORDS = {
@@ -193,7 +210,8 @@ OBSERVATION_SIZE = LAYOUT.size
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 _ARMED_INDEX = {"mimic": 0, "mirage": 1}
-_COUNT = 1.0 / _CARDS  # the encoder counts card copies in every count field at once, then scales them alike
+# A count field's value for each number of copies: count / 3 in float32, clipped at 1.
+_COUNTED = np.minimum(np.arange(MAX_PILE + 1, dtype=np.float32) * np.float32(1.0 / _CARDS), 1.0)
 (_CHARACTER, _TEAMMATE, _START, _LEADER, _TO_ACT, _INFLUENCE, _STAKE, _BID, _MADE, _LEVERAGE, _WON, _TOKENS,
  _HAND_SIZE, _DECK_SIZE, _VOIDS, _HAND, _HIDDEN, _DISCARD, _PLAYED, _OP_CARD, _OP_ORDER, _OP_FLAGS) = (
     LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:]
@@ -207,95 +225,115 @@ _COUNT = 1.0 / _CARDS  # the encoder counts card copies in every count field at 
                                      "leverage_supply"))  # fmt: skip
 
 
+@dataclass(frozen=True)
+class _Seating:
+    """The positions that depend only on the table size and the observer, built once for each pair."""
+
+    base: tuple[int, ...]  # per seat: where its block starts (its place clockwise from the observer)
+    played: tuple[int, ...]  # per seat: where its ``played`` field starts
+    present: tuple[int, ...]  # the ``present`` bit of every seat at the table
+    piles: np.ndarray  # where each card pile ``encode`` counts goes, in the order it lists them
+    values: np.ndarray  # where each scalar ``encode`` computes goes, in its order
+
+
+def _seating(n: int, seat: int) -> _Seating:
+    base = tuple((s - seat) % n * SEAT_SIZE for s in range(n))
+    piles = [b + f for b in base for f in (_HAND, _HIDDEN, _DISCARD)]
+    piles += [_DISPLAY, _UNSEEN, _KNOWN, _SELECTION, 0]
+    values = [b + f for b in base for f in (_INFLUENCE, _STAKE, _LEVERAGE, _HAND_SIZE, _DECK_SIZE)]
+    return _Seating(
+        base=base,
+        played=tuple(b + _PLAYED for b in base),
+        present=tuple(rel * SEAT_SIZE for rel in range(n)),
+        piles=np.array(piles, np.intp),
+        values=np.array([*values, _SPECIAL_SIZE, _SUPPLY], np.intp),
+    )
+
+
+_SEATINGS = {(n, seat): _seating(n, seat) for n in range(2, MAX_PLAYERS + 1) for seat in range(n)}
+_NO_CARDS: list[int] = []
+
+
 def encode(state: SpytailsState, seat: int) -> np.ndarray:
-    """``seat``'s observation: its own cards, and only public facts about the others."""
+    """``seat``'s observation: its own cards, and only public facts about the others.
+
+    Every card pile is counted in one ``bincount`` (each pile's cards shifted by where it goes), the
+    one-hots and the scalars are gathered in lists and written in one indexing each."""
     n = state.num_players
-    counted: list[int] = []  # positions that count one card copy each
-    hot: list[int] = []  # positions set to 1
-    at_value: list[int] = []  # positions with a scalar value ...
-    value: list[float] = []  # ... and the values
-    played: list[list[int]] = [[] for _ in range(n)]
-    for _, trick in state.round_ops:
-        for p in trick:
-            if p[1] >= 0:
-                played[p[0]].append(p[1])
-    in_trick = {}
-    for place, p in enumerate(state.trick):
-        in_trick[p[0]] = place
-        if p[1] >= 0:
-            played[p[0]].append(p[1])
-    acting = state.pending[1] if state.pending else -1
-    leading = state.leader if state.phase == OPERATIONS_PHASE else -1
-    teams = state.teams
-    for rel in range(n):
-        s = (seat + rel) % n
-        b = rel * SEAT_SIZE
-        hot.append(b)
-        if state.characters[s] >= 0:
-            hot.append(b + _CHARACTER + state.characters[s])
-        if teams and teams[s] == teams[seat]:
+    table = _SEATINGS[n, seat]
+    base = table.base
+    hot = list(table.present)  # positions set to 1
+    # the piles every seat shows: its own hand and deck, or what the others know of theirs
+    piles: list[list[int]] = []
+    for s in range(n):
+        if s == seat:
+            piles += (state.hands[s], state.decks[s], state.discards[s])
+        else:
+            piles += (state.known[s], state.pool[s], state.discards[s])
+    # cards played this round, as positions (a pile that goes to 0)
+    played_at = table.played
+    played = [played_at[s] + c for _, trick in state.round_ops for s, c, _, _ in trick if c >= 0]
+    for place, (s, c, low, mimic) in enumerate(state.trick):
+        b = base[s]
+        hot.append(b + _OP_ORDER + place)
+        if c == GHOST_TOKEN:
+            hot.append(b + _OP_FLAGS + 2)
+            continue
+        played.append(played_at[s] + c)
+        hot.append(b + _OP_CARD + c)
+        if low:
+            hot.append(b + _OP_FLAGS)
+        if mimic:
+            hot.append(b + _OP_FLAGS + 1)
+    pending = state.pending
+    if pending:
+        acting = pending[1]
+        hot.append(base[acting] + _TO_ACT)
+        hot.append(_DECISION + _DECISION_INDEX[pending[0]])
+        selection = state.selection if acting == seat and pending[0] == "regroup" else _NO_CARDS
+    else:
+        selection = _NO_CARDS
+    known = state.special_known
+    piles += (state.display, state.special_deck[known:], state.special_deck[:known], selection, played)
+    hot.append(base[state.start] + _START)
+    phase = state.phase
+    if phase == OPERATIONS_PHASE:
+        hot.append(base[state.leader] + _LEADER)
+    teams, revealed = state.teams, state.revealed
+    team = teams[seat] if teams else -1
+    values: list[float] = []  # in the order of ``table.values``
+    for s, b, character, stake, bid, influence, leverage, won, ghost, regroup, power, voids, hand, deck in zip(
+        range(n), base, state.characters, state.stakes, state.bids, state.influence, state.leverage, state.won,
+        state.ghost_used, state.regroup_used, state.power_used, state.voids, state.hands, state.decks, strict=True,
+    ):  # fmt: skip
+        hot.append(b + _WON + won)
+        if character >= 0:
+            hot.append(b + _CHARACTER + character)
+        if teams and teams[s] == team:
             hot.append(b + _TEAMMATE)
-        if s == state.start:
-            hot.append(b + _START)
-        if s == leading:
-            hot.append(b + _LEADER)
-        if s == acting:
-            hot.append(b + _TO_ACT)
-        stake = state.stakes[s]
         if stake >= 0:
             hot.append(b + _MADE)
         else:
             stake = 0
-        if state.revealed or s == seat:
-            at_value += (b + _INFLUENCE, b + _STAKE)
-            value += (state.influence[s] / _INFLUENCE_SCALE, stake / _STAKE_SCALE)
-            if state.bids[s] >= 0:
-                hot.append(b + _BID + state.bids[s])
+        if revealed or s == seat:
+            values += (influence / _INFLUENCE_SCALE, stake / _STAKE_SCALE)
+            if bid >= 0:
+                hot.append(b + _BID + bid)
         else:
-            at_value.append(b + _INFLUENCE)
-            value.append((state.influence[s] + stake) / _INFLUENCE_SCALE)
-        at_value += (b + _LEVERAGE, b + _HAND_SIZE, b + _DECK_SIZE)
-        value += (
-            state.leverage[s] / _LEVERAGE_SCALE,
-            len(state.hands[s]) / _HAND_SIZE_SCALE,
-            len(state.decks[s]) / _DECK_SIZE_SCALE,
-        )
-        hot.append(b + _WON + state.won[s])
-        if state.ghost_used[s]:
+            values += ((influence + stake) / _INFLUENCE_SCALE, 0.0)
+        values += (leverage / _LEVERAGE_SCALE, len(hand) / _HAND_SIZE_SCALE, len(deck) / _DECK_SIZE_SCALE)
+        if ghost:
             hot.append(b + _TOKENS)
-        if state.regroup_used[s]:
+        if regroup:
             hot.append(b + _TOKENS + 1)
-        if state.power_used[s]:
+        if power:
             hot.append(b + _TOKENS + 2)
-        hot += [b + _VOIDS + suit for suit in state.voids[s]]
-        if s == seat:
-            hand, hidden = state.hands[s], state.decks[s]
-        else:
-            hand, hidden = state.known[s], state.pool[s]
-        at = b + _HAND
-        counted += [at + c for c in hand]
-        at = b + _HIDDEN
-        counted += [at + c for c in hidden]
-        at = b + _DISCARD
-        counted += [at + c for c in state.discards[s]]
-        at = b + _PLAYED
-        counted += [at + c for c in played[s]]
-        if s in in_trick:
-            place = in_trick[s]
-            _, c, low, mimic = state.trick[place]
-            hot.append(b + _OP_ORDER + place)
-            if c == GHOST_TOKEN:
-                hot.append(b + _OP_FLAGS + 2)
-            else:
-                hot.append(b + _OP_CARD + c)
-                if low:
-                    hot.append(b + _OP_FLAGS)
-                if mimic:
-                    hot.append(b + _OP_FLAGS + 1)
+        for suit in voids:
+            hot.append(b + _VOIDS + suit)
+    values += (len(state.special_deck) / _SPECIAL_SIZE_SCALE, state.leverage_supply / _SUPPLY_SCALE)
     hot.append(_ROUND + min(state.round, MAX_ROUNDS - 1))
     if state.round == state.last_round:
         hot.append(_FINAL)
-    phase = state.phase
     if phase in _PHASE_INDEX:
         hot.append(_PHASE + _PHASE_INDEX[phase])
     if phase == OPERATIONS_PHASE and state.operation < OPERATIONS:
@@ -307,28 +345,21 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
         hot.append(_PASS + state.forecast_pass)
     elif phase == DEBRIEFING and state.debrief_step == REINFORCE and state.reinforce_turn < 2 * n:
         hot.append(_REINFORCE + state.reinforce_turn)
-    if state.pending:
-        hot.append(_DECISION + _DECISION_INDEX[state.pending[0]])
-        if acting == seat and state.pending[0] == "regroup":
-            counted += [_SELECTION + c for c in state.selection]
     if state.armed:
         hot.append(_ARMED + _ARMED_INDEX[state.armed])
-    hot += [_ROW + slot * NUM_ROW_CARDS + c for slot, c in enumerate(state.row)]
-    counted += [_DISPLAY + c for c in state.display]
-    known = state.special_known
-    counted += [_UNSEEN + c for c in state.special_deck[known:]]
-    counted += [_KNOWN + c for c in state.special_deck[:known]]
-    at_value += (_SPECIAL_SIZE, _SUPPLY)
-    value += (len(state.special_deck) / _SPECIAL_SIZE_SCALE, state.leverage_supply / _SUPPLY_SCALE)
+    for slot, c in enumerate(state.row):
+        hot.append(_ROW + slot * NUM_ROW_CARDS + c)
     if state.mode == "partnership":
         hot.append(_OPTIONS)
     if state.forecast_mode == "simultaneous":
         hot.append(_OPTIONS + 1)
-    if state.revealed:
+    if revealed:
         hot.append(_REVEALED)
-    out = np.bincount(positions(counted), minlength=OBSERVATION_SIZE).astype(np.float32)
-    out *= _COUNT
-    out[positions(hot)] = 1.0
-    out[positions(at_value)] = value
+    sizes = list(map(len, piles))
+    at = np.fromiter(chain.from_iterable(piles), np.intp, sum(sizes))
+    at += np.repeat(table.piles, sizes)
+    out = _COUNTED.take(np.bincount(at, minlength=OBSERVATION_SIZE))
+    out.put(hot, 1.0)
+    out.put(table.values, values)
     np.minimum(out, 1.0, out=out)
     return out

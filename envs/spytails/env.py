@@ -157,6 +157,9 @@ class SpytailsGame(Game):
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
         return spy_codec.id_to_action(action_id)
 
+    def legal_action_ids(self, state: SpytailsState, seat: int) -> list[int]:
+        return spy_codec.legal_ids(state)
+
     def action_to_str(self, action: Action) -> str:
         return spy_codec.action_to_str(action)
 

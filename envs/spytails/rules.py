@@ -215,7 +215,7 @@ class SpytailsState(GameState):
 
     def apply(self, action: Action, rng: np.random.Generator) -> None:
         seat = self.pending[1]
-        getattr(self, f"_on_{action[0]}")(seat, rng, *action[1:])
+        self._ON[action[0]](self, seat, rng, *action[1:])
         self._advance(rng)
 
     def scores(self) -> list[float]:
@@ -465,6 +465,15 @@ class SpytailsState(GameState):
     def _on_keep_leverage(self, seat: int, rng: np.random.Generator) -> None:
         self.repay_done[seat] = True
         self.pending = []
+
+    # each action kind's handler, called as ``handler(state, seat, rng, *args)``
+    _ON: ClassVar[dict[str, Any]] = {
+        "character": _on_character, "bid": _on_bid, "stake": _on_stake, "keep_forecast": _on_keep_forecast,
+        "change_forecast": _on_change_forecast, "play": _on_play, "play_low": _on_play_low, "ghost": _on_ghost,
+        "regroup": _on_regroup, "discard": _on_discard, "confirm": _on_confirm, "power": _on_power,
+        "echo_take": _on_echo_take, "echo_give": _on_echo_give, "take": _on_take, "take_top": _on_take_top,
+        "remove": _on_remove, "remove_none": _on_remove_none, "repay": _on_repay, "keep_leverage": _on_keep_leverage,
+    }  # fmt: skip
 
     # -- the automatic flow ------------------------------------------------------------------------
     def _advance(self, rng: np.random.Generator) -> None:

@@ -8,6 +8,7 @@ import pytest
 from envs import spytails_v0
 from envs.spytails.codec import CODEC, action_to_id, action_to_str, id_to_action
 from envs.spytails.render import render_state
+from envs.spytails.rules import SpytailsState
 
 from .conftest import make_state, one, play
 
@@ -34,6 +35,17 @@ def test_ids_and_words():
     assert action_to_str(("echo_take", one("alpha"))) == "echo take Alpha Strike"
     words = [action_to_str(id_to_action(i)) for i in range(CODEC.n)]
     assert len(set(words)) == CODEC.n
+    assert [action_to_id(id_to_action(i)) for i in range(CODEC.n)] == list(range(CODEC.n))
+    for bad in (("stake", 0), ("play", 55), ("fold",)):
+        with pytest.raises(ValueError, match="not a Spytails action"):
+            action_to_id(bad)
+    for bad in (-1, CODEC.n):
+        with pytest.raises(ValueError, match=r"outside 0\.\.363"):
+            id_to_action(bad)
+
+
+def test_every_action_kind_has_its_handler():
+    assert set(SpytailsState._ON) == {kind.name for kind in CODEC.kinds}
 
 
 def test_the_board_shows_the_operation_forecasts_and_only_the_viewers_hand():
