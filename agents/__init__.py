@@ -14,7 +14,9 @@
                     network's policy), ``value=shipped`` (its value head cuts
                     rollouts off, at once or after ``steps=K``),
                     ``rollout=heuristic|shipped``, ``select=ucb|puct``,
-                    ``c=1.5``; a checkpoint path in place of ``shipped``
+                    ``c=1.5``, ``belief=bayes`` (Liar's dice: draw the
+                    hidden cups as the bets imply); a checkpoint path in
+                    place of ``shipped``
 ``expert``          the game's strongest search setting within about one
                     second per decision (``agents.ismcts.EXPERT``)
 ``cfr``             liars_dice_v0, 2 players x 1 die, Lying Pirates' rules:
@@ -45,7 +47,7 @@ from agents.tabular import TabularAgent, load_tabular
 
 KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
 SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
-               "c": "exploration", "mix": "mix", "reward": "reward_mode"}  # fmt: skip
+               "c": "exploration", "mix": "mix", "reward": "reward_mode", "belief": "belief"}  # fmt: skip
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
 

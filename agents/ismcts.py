@@ -11,7 +11,10 @@ apart.
 Each simulation:
 
 1. **Determinise**: ``state.resample_hidden(seat, rng)`` draws a full state
-   consistent with everything the acting seat knows (and nothing more).
+   consistent with everything the acting seat knows (and nothing more); with
+   ``belief=bayes`` (Liar's dice) the other cups' crew dice are then drawn
+   from the posterior that the bets imply (``agents.heuristic.liars_dice_bayes.
+   BetBelief``) instead of fair.
 2. **Select**: from the root, at each node in the tree take the action, among
    those legal in this determinisation, that the selection rule ranks first
    for the seat acting there.  Both rules count a parent's visits as the
@@ -57,6 +60,7 @@ from agents.evaluators import (
 from envs.core import REWARD_MODES
 
 SELECTIONS = ("ucb", "puct")
+BELIEFS = {None: (), "bayes": ("liars_dice_v0",)}  # determinisations that read more than the rules: the games
 # Each game's "expert" opponent: the strongest setting measured, capped at one second of wall time per decision.
 # Liar's dice: heuristic rollouts under the network's prior won most, and more simulations lose more (200 did worse
 # than 50: the determinisations ignore what the bets say about the dice), so its budget stays at 50 (about 100 ms
@@ -112,6 +116,8 @@ class ISMCTSAgent:
         mix: the share of a uniform prior mixed into the network's at every node, so that a move the network
             all but rules out still gets tried once the others' values are known (a sure "Liar!" in a spot
             unlike its training); AlphaZero's root noise plays this part in training.
+        belief: ``"bayes"`` (liars_dice_v0): determinisations draw the other cups from the posterior the bets
+            imply (``BetBelief``), not fair; ``None``: the game's own ``resample_hidden``.
         seed: seeds determinisations, tie breaks and rollouts.
 
     Networks load at ``bind`` (checked against the bound env's game), once per process.
@@ -123,7 +129,7 @@ class ISMCTSAgent:
     def __init__(self, simulations: int | None = 200, time_ms: float | None = None, exploration: float | None = None,
                  reward_mode: str | None = None, selection: str | None = None, prior: str | None = None,
                  value: str | None = None, rollout: str = "random", steps: int | None = None,
-                 mix: float = 0.25, seed: int | None = None) -> None:  # fmt: skip
+                 mix: float = 0.25, belief: str | None = None, seed: int | None = None) -> None:  # fmt: skip
         if simulations is None and time_ms is None:
             raise ValueError("IS-MCTS needs a budget: simulations, time_ms or both")
         if simulations is not None and simulations < 1:
@@ -147,6 +153,9 @@ class ISMCTSAgent:
         if not 0 <= mix <= 1:
             raise ValueError(f"the uniform share of the prior (mix) must be between 0 and 1, not {mix}")
         self.mix = mix
+        if belief not in BELIEFS:
+            raise ValueError(f"IS-MCTS belief {belief!r} is not one of {', '.join(map(str, BELIEFS))}")
+        self.belief = belief
         self.specs = {"prior": prior, "value": value, "rollout": rollout, "steps": steps}
         self.rng = np.random.default_rng(seed)
         self.seed = seed
@@ -158,6 +167,9 @@ class ISMCTSAgent:
         raw = getattr(env, "unwrapped", env)
         if not hasattr(raw, "game_state") or not hasattr(raw, "game"):
             raise TypeError(f"IS-MCTS binds to a bidbluff env (BoardGameEnv), not {type(env).__name__}")
+        if self.belief is not None and raw.game.name not in BELIEFS[self.belief]:
+            raise ValueError(f"IS-MCTS belief={self.belief} reads bets in {', '.join(BELIEFS[self.belief])} only, "
+                             f"not {raw.game.name}")  # fmt: skip
         self.env = raw
         if self.evaluator is None:
             self.evaluator = self.make_evaluator(raw.game)
@@ -206,12 +218,18 @@ class ISMCTSAgent:
         obs = np.asarray(observation["observation"], dtype=np.float32)
         if not np.array_equal(game.encode(first, seat), obs):
             raise RuntimeError("ISMCTSAgent: the observation does not match the bound env's state (wrong env?)")
-        return self.run(game, state, seat, obs, legal_ids(observation, agent), first)
+        redraw = None
+        if self.belief == "bayes":
+            from agents.heuristic.liars_dice_bayes import BetBelief
+
+            redraw = BetBelief(observation).redraw
+        return self.run(game, state, seat, obs, legal_ids(observation, agent), first, redraw)
 
     # -- the search --------------------------------------------------------------
     def run(self, game: Any, state: Any, seat: int, observation: np.ndarray, legal: np.ndarray,
-            first: Any = None) -> SearchResult:  # fmt: skip
-        """The budget of simulations from ``seat``'s information set (``observation``) in ``state``."""
+            first: Any = None, redraw: Any = None) -> SearchResult:  # fmt: skip
+        """The budget of simulations from ``seat``'s information set (``observation``) in ``state``;
+        ``redraw(determinisation, seat, rng)``, when given, redraws the hidden part of each determinisation."""
         rng = self.rng
         nodes: dict[tuple[int, bytes], _Node] = {}
         root_key = (seat, observation.tobytes())
@@ -223,6 +241,8 @@ class ISMCTSAgent:
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             sample = first if done == 0 and first is not None else state.resample_hidden(seat, rng)
+            if redraw is not None:
+                sample = redraw(sample, seat, rng)
             self._simulate(game, sample, nodes, root_key, observation)
             done += 1
         root = nodes[root_key]

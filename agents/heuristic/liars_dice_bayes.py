@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +43,55 @@ def cup_contents(size: int, wild: int) -> tuple[np.ndarray, np.ndarray]:
     counts = shown @ _COUNTING[wild].T
     prior.flags.writeable = counts.flags.writeable = False
     return prior, counts
+
+
+@functools.lru_cache(maxsize=16)
+def cup_faces(size: int) -> np.ndarray:
+    """``cup_faces(size)[c]``: content c of ``cup_contents`` as ``size`` faces 1-6 (sorted)."""
+    faces = np.array(list(itertools.combinations_with_replacement(range(1, FACE_SLOTS + 1), size)), dtype=np.int64)
+    faces.flags.writeable = False
+    return faces
+
+
+def bet_weights(crew: int, wild: int, faces_bet: list[int], belief: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(posterior, counts)`` over ``cup_contents(crew, wild)`` for a cup whose owner bet on ``faces_bet``
+    (0-based faces), under the bettor model of the module docstring."""
+    prior, counts = cup_contents(crew, wild)
+    weight = prior.copy()
+    bet_faces = list(range(1, FACE_SLOTS)) if wild == 1 else list(range(FACE_SLOTS))  # 0-based faces one may bet
+    logits = belief * counts[:, bet_faces]
+    likely = np.exp(logits - logits.max(axis=1, keepdims=True))
+    likely /= likely.sum(axis=1, keepdims=True)
+    for face in faces_bet:
+        weight *= likely[:, bet_faces.index(face)]
+    return weight / weight.sum(), counts
+
+
+class BetBelief:
+    """Determinisations for IS-MCTS that believe the bets: each other cup's crew dice drawn from the posterior
+    ``LiarsDiceBayes`` bids on (a plain resample draws them fair, as if bets said nothing), its special dice
+    fair.  Built once per search from the searching seat's observation."""
+
+    def __init__(self, observation: dict[str, np.ndarray], belief: float = 1.0) -> None:
+        obs = observation["observation"]
+        seen = LiarsDiceBayes.read(obs)
+        wild = 6 if LiarsDiceHeuristic.classic(observation["action_mask"], seen["last"] is not None) else 1
+        faces_bet = LiarsDiceBayes._bets_by_seat(obs)
+        self.cups = {rel: bet_weights(crew, wild, faces_bet.get(rel, []), belief)[0]
+                     for rel, crew, _ in seen["cups"]}  # fmt: skip
+
+    def redraw(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        """``state`` (a determinisation for ``seat``) with every other cup's crew dice drawn again, in place."""
+        betting = state.round
+        if betting.outcome is not None:
+            return state
+        n = state.num_players
+        for rel, weight in self.cups.items():
+            crew = [die for die in betting.cups[(seat + rel) % n] if die[0] == Die.CREW]
+            faces = cup_faces(len(crew))[rng.choice(len(weight), p=weight)]
+            for die, face in zip(crew, rng.permutation(faces).tolist(), strict=True):
+                die[1] = face
+        return state
 
 
 class LiarsDiceBayes(LiarsDiceHeuristic):
@@ -71,17 +121,9 @@ class LiarsDiceBayes(LiarsDiceHeuristic):
         own_mine, own_theirs, fair = super()._tables(seen, wild)
         if self.belief == 0 or not any(seat > 0 for seat in self._faces_bet):
             return own_mine, own_theirs, fair
-        bet_faces = list(range(1, FACE_SLOTS)) if wild == 1 else list(range(FACE_SLOTS))  # 0-based faces one may bet
         pmfs = [np.ones((FACE_SLOTS, 1))]  # per bet face: the count toward it over the unseen dice, so far
         for seat, crew, specials in seen["cups"]:
-            prior, counts = cup_contents(crew, wild)
-            weight = prior.copy()
-            logits = self.belief * counts[:, bet_faces]
-            likely = np.exp(logits - logits.max(axis=1, keepdims=True))
-            likely /= likely.sum(axis=1, keepdims=True)
-            for face in self._faces_bet.get(seat, []):
-                weight *= likely[:, bet_faces.index(face)]
-            weight /= weight.sum()
+            weight, counts = bet_weights(crew, wild, self._faces_bet.get(seat, []), self.belief)
             cup = np.zeros((FACE_SLOTS, crew + 1))
             for f in range(FACE_SLOTS):
                 cup[f] = np.bincount(counts[:, f], weights=weight, minlength=crew + 1)

@@ -109,3 +109,41 @@ def test_probabilities_read_the_bets_of_the_position_asked_about():
         assert fresh[choice] == fresh.max()
         compared += 1
     assert compared > 10
+
+
+def test_search_determinisations_believe_the_bets():
+    """``BetBelief`` keeps every determinisation consistent with the searcher's observation, and a cup whose
+    owner bet on a face holds more of that face than fair dice would."""
+    from agents.heuristic.liars_dice_bayes import BetBelief
+
+    env = envs.make("liars_dice_v0", num_players=2, dice=5)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    env.step(raw.game.action_to_id(raw.game_state, ("bid", 2, 5), 0))  # seat 0 bets on 5s
+    env.step(raw.game.action_to_id(raw.game_state, ("bid", 3, 5), 1))
+    env.step(raw.game.action_to_id(raw.game_state, ("bid", 4, 5), 0))  # and again
+    observation = env.observe("player_1")
+    belief, rng = BetBelief(observation), np.random.default_rng(0)
+    fives = fair = 0
+    for _ in range(400):
+        sample = belief.redraw(raw.game_state.resample_hidden(1, rng), 1, rng)
+        assert np.array_equal(raw.game.encode(sample, 1), observation["observation"])
+        assert sample.round.cups[1] == raw.game_state.round.cups[1]  # the searcher's own cup untouched
+        fives += sum(face in (5, 1) for _, face in sample.round.cups[0])  # 1s are wild
+        fair += sum(face in (5, 1) for _, face in raw.game_state.resample_hidden(1, rng).round.cups[0])
+    assert fives / 400 > fair / 400 + 0.5  # fair: 5/3 dice of five count toward 5s
+
+
+def test_the_belief_setting_of_a_search_spec():
+    agent = agents.make("ismcts:20,belief=bayes", env_name="liars_dice_v0", seed=0)
+    assert agent.belief == "bayes"
+    env = envs.make("liars_dice_v0", num_players=3)
+    env.reset(seed=1)
+    agent.bind(env)
+    assert 0 <= agent.act(env.observe(env.agent_selection), env.agent_selection) < 409
+    with pytest.raises(ValueError, match="not one of"):
+        agents.make("ismcts:20,belief=psychic", env_name="liars_dice_v0")
+    other = envs.make("libertalia_v0", num_players=3)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match="liars_dice_v0 only"):
+        agents.make("ismcts:20,belief=bayes", env_name="libertalia_v0").bind(other)
