@@ -130,28 +130,31 @@ class ListOf(Spec):
 
     item: Spec
     max_len: int | Callable[[Context], int]
-    min_len: int = 0
+    min_len: int | Callable[[Context], int] = 0
 
     def read(self, value: Any, path: str, context: Context) -> list[Any]:
         if type(value) is not list:
             fail(path, f"{describe(value)} is not a list")
         high = self.max_len(context) if callable(self.max_len) else self.max_len
-        if not self.min_len <= len(value) <= high:
-            size = f"{self.min_len}..{high}" if self.min_len != high else str(high)
+        low = self.min_len(context) if callable(self.min_len) else self.min_len
+        if not low <= len(value) <= high:
+            size = f"{low}..{high}" if low != high else str(high)
             fail(path, f"{len(value)} entries, not {size}")
         return [self.item.read(v, join(path, i), context) for i, v in enumerate(value)]
 
 
 @dataclass(frozen=True)
 class PerSeat(Spec):
-    """One ``item`` per seat, in seat order (``num_players`` read first)."""
+    """One ``item`` per seat, in seat order (``num_players`` read first; ``count`` names another
+    number of the context, e.g. the captains of a table that seats a non-player)."""
 
     item: Spec
+    count: str = "num_players"
 
     def read(self, value: Any, path: str, context: Context) -> list[Any]:
         if type(value) is not list:
             fail(path, f"{describe(value)} is not a list")
-        n = context["num_players"]
+        n = context[self.count]
         if len(value) != n:
             fail(path, f"{len(value)} entries for {n} seats")
         return [self.item.read(v, join(path, i), context) for i, v in enumerate(value)]
@@ -237,12 +240,26 @@ class Maybe(Spec):
 
 @dataclass(frozen=True)
 class EmptyOr(Spec):
-    """``[]`` or ``spec`` (an open decision ``[kind, seat]``, none once the game is over)."""
+    """``[]`` or ``spec`` (an open decision ``[kind, seat]``, none once the game is over); ``empty`` may
+    be another empty value (``{}``: an object not filled in yet)."""
 
     spec: Spec
+    empty: type = list
 
     def read(self, value: Any, path: str, context: Context) -> Any:
-        return [] if value == [] and type(value) is list else self.spec.read(value, path, context)
+        if type(value) is self.empty and not value:
+            return self.empty()
+        return self.spec.read(value, path, context)
+
+
+@dataclass(frozen=True)
+class Depends(Spec):
+    """The spec ``pick(context)`` chooses from what was read before (fields only some options have)."""
+
+    pick: Callable[[Context], Spec]
+
+    def read(self, value: Any, path: str, context: Context) -> Any:
+        return self.pick(context).read(value, path, context)
 
 
 @dataclass(frozen=True)

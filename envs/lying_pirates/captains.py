@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from envs.lying_pirates.state import LyingPiratesState as State
 
 ABILITY_MODES = ("dealt", "chosen")
+SABOTAGE = (("hit_crew", 1),)  # the Saboteur's effect on the captain she picks
 
 
 @dataclass
@@ -109,7 +110,7 @@ def _sabotage(state: State, c: int, action: Action, rng: np.random.Generator) ->
     state.ext["sabotaged"][c] = True
     state.coins[c] -= SABOTAGE_COST
     state.say(f"C{c} sabotages")
-    start_effect(state, c, (("hit_crew", 1),), "ability")
+    start_effect(state, c, SABOTAGE, "ability")
 
 
 def _brawler_tiebreak(state: State, tied: list[int], looking_for: str) -> list[int]:

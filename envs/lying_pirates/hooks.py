@@ -51,7 +51,6 @@ class Hooks:
     draw: dict[str, Callable[[State, int, Rng], int]] = field(default_factory=lambda: {"card": draw_card})
     take: dict[str, Callable[[State, int, int], None]] = field(default_factory=lambda: {"card": take_card})
     buy: Callable[[State, int, str, Rng], None] = lambda state, c, what, rng: buy_one(state, c, what, rng)
-    validate: list[Callable[[State], list[str]]] = field(default_factory=list)  # problems of a restored state
     resample_hidden: list[Callable[[State, int, Rng], None]] = field(default_factory=list)
 
 

@@ -15,7 +15,6 @@ from envs.lying_pirates.cargo import lose_cargo
 from envs.lying_pirates.content import (
     INFLUENCE,
     INFLUENCE_COST,
-    INFLUENCE_DECK,
     MAYOR_BONUS,
     TOWNS,
 )
@@ -141,7 +140,7 @@ def _influence_verb(state: State, e: Effect, n: int, rng: np.random.Generator) -
     return False
 
 
-# -- hidden information and restored states --------------------------------------------------------------------
+# -- hidden information --------------------------------------------------------------------------------------------
 def _resample_hidden(state: State, seat: int, rng: np.random.Generator) -> None:
     """Others' influence cards and the influence deck (with another's drawn pair) are redrawn together."""
     x = state.ext
@@ -163,17 +162,6 @@ def _resample_hidden(state: State, seat: int, rng: np.random.Generator) -> None:
     x["influence_deck"] = [int(v) for v in pool]
 
 
-def _validate(state: State) -> list[str]:
-    x = state.ext
-    total = len(x["influence_deck"]) + len(x["influence_discard"]) + sum(map(len, x["influence"]))
-    drawn = state.drawn("influence")
-    if drawn is not None:
-        total += len(drawn.cards)
-    if total != INFLUENCE_DECK or len(x["towns"]) != len(state.slots):
-        return [f"{total} influence cards, {len(x['towns'])} town slots"]
-    return []
-
-
 def _reset_influence_used(state: State) -> None:
     state.ext["influence_used"] = [False] * state.captains
 
@@ -185,7 +173,6 @@ def register(hooks: Hooks) -> None:
     hooks.effect_verbs["influence"] = _influence_verb
     hooks.draw["influence"] = draw_influence
     hooks.take["influence"] = take_influence
-    hooks.validate.append(_validate)
     hooks.resample_hidden.append(_resample_hidden)
 
 

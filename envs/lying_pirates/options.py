@@ -16,8 +16,6 @@ from envs.lying_pirates.cities import EXPANSION
 from envs.lying_pirates.content import VARIANT_INDEX, VARIANTS
 from envs.lying_pirates.hooks import Hooks
 
-EXT_KEYS = ("options", "captain", "captain_order", "sabotaged", "merchant", "navy")  # every game with options
-
 
 def check_options(expansion: str | None, abilities: str | None, variants: Any, merchant_ships: Any) -> list[str]:
     """The variant card names in table order; a clear ``ValueError`` for an unknown option value."""
@@ -46,7 +44,6 @@ def hooks_for(ext: dict[str, Any] | None) -> Hooks:
     hooks = Hooks()
     if ext is None:
         return hooks
-    hooks.validate.append(_validate_ext)
     options = ext["options"]
     if options["expansion"]:
         cities.register(hooks)
@@ -57,6 +54,3 @@ def hooks_for(ext: dict[str, Any] | None) -> Hooks:
         merchants.register(hooks)
     return hooks
 
-
-def _validate_ext(state: Any) -> list[str]:
-    return [f"ext needs {key!r}" for key in EXT_KEYS if key not in state.ext]

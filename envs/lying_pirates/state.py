@@ -12,13 +12,13 @@ through ``hooks`` (``options.hooks_for``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 import numpy as np
 
 from envs.core.codec import Action
 from envs.core.game import TERMINAL, GameState, plain
-from envs.lying_pirates import engine, old_saves
+from envs.lying_pirates import engine, old_saves, state_shapes, validation
 from envs.lying_pirates.betting import BettingRound
 from envs.lying_pirates.content import ALL_TILES, CARDS, MAP_WATERS, SAFE, SILVER, TREACHEROUS, UNCHARTED
 from envs.lying_pirates.crew import Crews
@@ -83,6 +83,7 @@ class LyingPiratesState(GameState):
     # the work in progress, the step being taken on top; what was in progress when the game ended stays
     stack: list[Frame] = field(default_factory=list)
     hooks: Hooks = field(default_factory=Hooks)
+    validated: ClassVar[bool] = True  # from_dict refuses every position the rules cannot reach (validation.py)
 
     # -- the GameState contract -------------------------------------------------
     def current_player(self) -> int:
@@ -199,55 +200,37 @@ class LyingPiratesState(GameState):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LyingPiratesState:
-        if data.get("game") != "lying_pirates":
-            raise ValueError(f"not a Lying Pirates state (game={data.get('game')!r})")
-        try:
-            if data.get("format", 0) == 0:
+        """Read ``to_dict``'s output (or format 0's) and refuse, with a ``ValueError`` naming the field by its
+        path, every position the rules cannot reach (``validation``)."""
+        if type(data) is not dict or data.get("game") != "lying_pirates":
+            game = data.get("game") if type(data) is dict else data
+            raise ValueError(f"not a Lying Pirates state (game={game!r})")
+        if "format" not in data or (type(data["format"]) is int and data["format"] == 0):
+            try:
                 data = old_saves.upgrade(data)
-            elif data["format"] != FORMAT:
-                raise ValueError(f"Lying Pirates state format {data['format']!r} is not {FORMAT} (or 0)")
-            state = cls(**{name: plain(data[name]) for name in cls._FIELDS})
-            state.crews = Crews.from_dict(data["crews"])
-            state.betting = BettingRound.from_dict(data["betting"]) if data["betting"] else None
-            state.pt = TileRoll(**data["pt"]) if data["pt"] else None
-            state.stack = [engine.frame_from_dict(plain(frame)) for frame in data["stack"]]
-            state.ext = plain(data["ext"]) if data.get("ext") is not None else None
-        except (KeyError, TypeError) as bad:
-            raise ValueError(f"Lying Pirates state is malformed: {bad!r}") from None
+            except (LookupError, TypeError, AttributeError, RecursionError) as bad:
+                raise ValueError(f"a Lying Pirates state of format 0 that cannot be read: {bad!r}") from None
+        if type(data["format"]) is not int or data["format"] != FORMAT:
+            raise ValueError(f"format: Lying Pirates state format {data['format']!r} is not {FORMAT} (or 0)")
+        fields = state_shapes.read_state(data)
+        state = cls(**{name: fields[name] for name in cls._FIELDS})
+        reveal = fields["reveal"]
+        if reveal is not None:  # JSON's keys, and the outcome as to_dict writes it
+            state.reveal = {"cups": {str(c): cup for c, cup in reveal["cups"].items()},
+                            "outcome": reveal["outcome"].to_dict(), "bids": reveal["bids"]}  # fmt: skip
+        state.crews = Crews.from_dict(fields["crews"])
+        state.betting = fields["betting"]
+        state.pt = TileRoll(**fields["pt"]) if fields["pt"] else None
+        state.stack = fields["stack"]
+        state.ext = fields.get("ext")
         state.hooks = hooks_for(state.ext)
         state.validate()
         return state
 
     def validate(self) -> None:
-        problems = []
-        c = self.captains
-        if not 2 <= self.num_players <= 6 or c != self.num_players + (self.num_players == 2):
-            problems.append(f"{self.num_players} players need {self.num_players + (self.num_players == 2)} captains")
-        if self.map_name not in MAP_WATERS or len(self.slots) != len(MAP_WATERS[self.map_name]):
-            problems.append(f"map {self.map_name!r} with {len(self.slots)} slots")
-        for name in ("progress", "coins", "hands", "used"):
-            if len(getattr(self, name)) != c:
-                problems.append(f"{name} needs one entry per captain ({c})")
-        if len(self.crews.crew) != c:
-            problems.append("crews need one entry per captain")
-        if (self.phase == "over") != (not self.pending):
-            problems.append(f"pending {self.pending!r} must be empty exactly when the game is over")
-        elif self.pending and not self.stack:
-            problems.append(f"pending {self.pending!r} with no work in progress")
-        elif self.pending and self.pending[0] not in engine.STAGES[self.stack[-1].stage].decisions:
-            problems.append(f"pending {self.pending!r} is not a decision of stage {self.stack[-1].stage!r}")
-        cards = len(self.deck) + len(self.discard) + len(self.phantom_pile) + sum(map(len, self.hands))
-        for check in self.hooks.validate:
-            problems += check(self)
-        drawn = self.drawn("card")
-        if drawn is not None:
-            cards += len(drawn.cards)
-        if not problems and cards != sum(card.count for card in CARDS):
-            problems.append(f"{cards} action cards in play, not 83")
-        if not problems and self.pending and not self.legal_actions():
-            problems.append(f"the open decision {self.pending!r} has no legal action")
-        if problems:
-            raise ValueError("invalid Lying Pirates state: " + "; ".join(problems))
+        """Refuse a position the rules cannot reach (``validation.check_state``): conservation, the stack, the
+        open decision.  Run on restore only, never while a game is played."""
+        validation.check_state(self)
 
     def drawn(self, what: str) -> KeepOne | None:
         """The "draw two, keep one" cards of pile ``what`` waiting for the keep decision, if any."""

@@ -145,7 +145,7 @@ def betting(
         "turn": turn,
         "outcome": None,
     }
-    d.update(phase="betting", round_no=1, stack=[{"stage": "bet"}])
+    d.update(phase="betting", round_no=1, stack=[{"stage": "bet", "outcome": -1}])
     seat = bettors[turn]
     d["pending"] = ["bet", d["excluded"][0] if seat == d["phantom"] else seat]
     return d
@@ -166,8 +166,9 @@ def window(
         finished=[],
         result={"winner": winner, "losers": losers, "survivors": list(survivors)},
         # the window, over what comes after it: the ships move, or the catch-up
-        stack=[{"stage": "move"} if kind == "sail" else {"stage": "catchup"},
-               {"stage": "window", "kind": kind, "order": order}],
+        stack=[{"stage": "move", "outcome": -1} if kind == "sail" else
+               {"stage": "catchup", "outcome": -1, "group": None, "asked": [], "accepted": []},
+               {"stage": "window", "outcome": -1, "kind": kind, "order": order, "turn": 0, "passes": 0}],
         pending=["window", order[0]],
     )
     return d

@@ -1,0 +1,427 @@
+"""The work in progress a restored Lying Pirates state may hold, and the decision it must have open.
+
+Every frame stands on a frame that pushes it, at the stage that frame waits at meanwhile (``ABOVE``); the
+bottom frame is a phase of a round, at a stage that fits the state's phase (``BOTTOM``); each frame needs
+its option and its fields fit the state (``FRAME_CHECKS``); and the open decision is the one the top
+frame's step asks, of the captain it asks (``asked``).  Refusals name the field by its path.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from envs.core.validate import (
+    ensure,
+    fail,
+    join,
+)
+from envs.lying_pirates.captains import SABOTAGE, CaptainChoice
+from envs.lying_pirates.cargo import Cargo, MayorReveal
+from envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
+from envs.lying_pirates.content import (
+    ALL_TILES,
+    CARDS,
+    HAND_SIZE,
+    INFLUENCE,
+    TARGETED,
+    TILES,
+)
+from envs.lying_pirates.dice import Die
+from envs.lying_pirates.frames import (
+    ActionPhase,
+    Battle,
+    BettingPhase,
+    CatchUp,
+    Draft,
+    Effect,
+    FinalAfterCard,
+    FinalBattle,
+    Frame,
+    Placing,
+    Reroll,
+    SailPhase,
+    Window,
+)
+from envs.lying_pirates.influence import Influence
+from envs.lying_pirates.merchants import Encounter
+from envs.lying_pirates.rules import CREW_COST
+from envs.lying_pirates.state_shapes import options_in
+from envs.lying_pirates.variant_cards import KeepOne
+
+if TYPE_CHECKING:
+    from envs.lying_pirates.state import LyingPiratesState as State
+
+
+def where(state: State, frame: Frame) -> str:
+    """``frame``'s path on the stack (found by identity: two frames may hold the same)."""
+    return join("stack", next(i for i, f in enumerate(state.stack) if f is frame))
+
+
+def distinct(seats: list[int], path: str) -> None:
+    ensure(len(set(seats)) == len(seats), path, f"{seats} names a captain twice")
+
+
+def expansion_on(state: State) -> bool:
+    return state.ext is not None and bool(state.ext["options"]["expansion"])
+
+
+def options_of(state: State) -> dict[str, Any]:
+    return options_in({"ext": state.ext})
+
+
+SETUP_FRAMES = (Draft, InfluenceSetup, TownChoosing, TownPlacing, Placing, CaptainChoice)  # bottom to top
+
+
+# -- the stack ------------------------------------------------------------------------------------------------
+# The frames a frame may stand on, at the stage that frame waits at while the one above works (a phase
+# frame stands on none: it is the bottom of the stack).
+ABOVE: dict[type[Frame], tuple[tuple[type[Frame], str], ...]] = {
+    Reroll: ((SailPhase, "sail_window"), (SailPhase, "tile_effect"), (Battle, "battle_resolve"),
+             (Encounter, "raid_result"), (Encounter, "navy_result")),
+    Battle: ((SailPhase, "battle_won"), (Effect, "after_battle"), (Effect, "phantom_target"),
+             (MayorReveal, "bomb_battle")),
+    Window: ((SailPhase, "move"), (CatchUp, "catchup"), (FinalBattle, "final_resolve")),
+    Effect: ((Window, "window"), (ActionPhase, "action_window"), (SailPhase, "after_tile"),
+             (FinalAfterCard, "final_after_card")),
+    FinalAfterCard: ((Window, "final_window"),),
+    Cargo: ((Effect, "effect"), (Window, "window"), (SailPhase, "sail")),
+    KeepOne: ((Window, "window"), (SailPhase, "end_of_sail")),
+    Influence: ((Window, "window"),),
+    Encounter: ((SailPhase, "end_of_sail"),),
+    MayorReveal: ((SailPhase, "sail"),),
+    Draft: ((BettingPhase, "betting"),),
+    InfluenceSetup: ((BettingPhase, "betting"), (Draft, "draft")),
+    TownChoosing: ((InfluenceSetup, "influence_setup"),),
+    TownPlacing: ((TownChoosing, "town_choose"),),
+    Placing: ((BettingPhase, "betting"), (Draft, "draft"), (TownPlacing, "town_place")),
+    CaptainChoice: ((BettingPhase, "betting"), (Draft, "draft"), (TownPlacing, "town_place"), (Placing, "place")),
+}  # fmt: skip
+# The frame at the bottom of the stack, at the stages it waits at (or decides at), and the phase then.
+BOTTOM: dict[tuple[type[Frame], str], str] = {
+    (BettingPhase, "betting"): "betting", (BettingPhase, "bet"): "betting", (SailPhase, "sail"): "betting",
+    **{(SailPhase, s): "sail" for s in ("sail_window", "move", "battle_won", "tile_effect", "after_tile",
+                                        "end_of_sail")},
+    (ActionPhase, "action_window"): "action", (CatchUp, "catchup"): "action",
+    (FinalBattle, "final_buy"): "final", (FinalBattle, "final_resolve"): "final",
+}  # fmt: skip
+
+
+def _option_of(kind: type[Frame], frame: Frame, options: dict[str, Any]) -> str | None:
+    """The option ``frame`` needs that the game does not have, if any."""
+    if kind in (TownPlacing, TownChoosing, InfluenceSetup, Influence, Cargo, MayorReveal) and not options["expansion"]:
+        return "the Cities of Greed expansion"
+    if kind is CaptainChoice and options["abilities"] != "chosen":
+        return "chosen captain coasters"
+    if kind is KeepOne and ("Draw Two, Keep One" not in options["variants"]
+                            or (frame.what == "influence" and not options["expansion"])):  # fmt: skip
+        return 'the "Draw Two, Keep One" variant card'
+    if kind is Encounter and not options["merchant_ships"]:
+        return "Merchant Ships"
+    return None
+
+
+def check_stack(state: State) -> None:
+    options = options_of(state)
+    for i, frame in enumerate(state.stack):
+        missing = _option_of(type(frame), frame, options)
+        ensure(missing is None, join("stack", i), f"a {type(frame).__name__} needs {missing}")
+    if state.phase == "over":
+        return  # what was in progress when the game ended stays as it was
+    stack = state.stack
+    ensure(bool(stack), "stack", "the game goes on: work is in progress")
+    bottom = stack[0]
+    phase = BOTTOM.get((type(bottom), bottom.stage))
+    ensure(phase is not None, "stack[0]", f"a {type(bottom).__name__} at {bottom.stage!r} is no phase of a round")
+    ensure(state.phase == phase, "phase", f"{state.phase!r} while the {type(bottom).__name__} is at {bottom.stage!r}")
+    for i, (below, frame) in enumerate(pairwise(stack), 1):
+        ensure((type(below), below.stage) in ABOVE.get(type(frame), ()), join("stack", i),
+               f"a {type(frame).__name__} does not stand on a {type(below).__name__} at {below.stage!r}")  # fmt: skip
+    setup = any(type(f) in SETUP_FRAMES for f in stack)
+    ensure(setup == (state.round_no == 0), "round_no", f"round {state.round_no} {'during' if setup else 'after'} setup")
+    ensure((state.betting is not None) == (type(bottom) is BettingPhase and bottom.stage == "bet"), "betting",
+           "bets are open exactly while the Betting phase is at \"bet\"")  # fmt: skip
+    if state.betting is not None:
+        _check_betting(state)
+    sail_stage = bottom.stage if type(bottom) is SailPhase else ""
+    ensure(state.pt is None or sail_stage in ("tile_effect", "after_tile", "end_of_sail"), "pt",
+           "the Pirate or Treasure die is rolled for the tile being resolved")  # fmt: skip
+    if sail_stage in ("tile_effect", "after_tile", "end_of_sail"):
+        ensure(state.resolver >= 0, "resolver", "a captain resolves the tile")
+    for i, frame in enumerate(stack):
+        below = stack[i - 1] if i else None
+        above = stack[i + 1] if i + 1 < len(stack) else None
+        FRAME_CHECKS[type(frame)](state, frame, below, above, join("stack", i))
+    top = stack[-1]
+    expected = _asked(state, top, join("stack", len(stack) - 1))
+    ensure(state.pending == expected, "pending", f"{state.pending} is not the decision the {type(top).__name__} "
+                                                 f"at {top.stage!r} asks ({expected})")  # fmt: skip
+
+
+def _check_betting(state: State) -> None:
+    b = state.betting
+    ensure(b.captains == state.captains, "betting.captains", f"the table has {state.captains} captains")
+    ensure(b.rules == state.hooks.betting_rules, "betting.rules", "the table's betting rules")
+    ensure(b.outcome is None, "betting.outcome", "a called Betting phase is over")
+    in_play = [c for c in range(state.captains) if c not in state.excluded and not state.is_out(c)]
+    ensure(sorted(b.cups) == in_play, "betting.cups", f"the cups in play are the captains' {in_play}")
+    for c, cup in b.cups.items():  # the dice in a cup are free (the rule tests roll what they test)
+        at = join("betting.cups", str(c))
+        for i, (kind, _) in enumerate(cup):
+            ensure(kind in state.crews.holder or kind == Die.CREW, join(join(at, i), "kind"), "a die of this game")
+    players_in = [p for p in state.players() if p not in state.excluded]
+    phantom_in = state.phantom >= 0 and state.phantom in in_play
+    bettors = players_in + ([state.phantom] if phantom_in and len(players_in) == 1 else [])
+    start = state.token if state.token in bettors else state.turn_order(state.token, bettors)[0]
+    want = state.turn_order(start, bettors)
+    ensure(b.bettors == want, "betting.bettors", f"the bettors are {want}, in turn order from the token")
+    if state.phantom in b.bettors:
+        ensure(bool(state.excluded) and state.excluded[0] < state.num_players, "excluded",
+               "the Phantom's bets are taken by the player out of the phase")  # fmt: skip
+
+
+# -- each kind of frame, against the state ----------------------------------------------------------------------
+def _check_nothing(state: State, frame: Frame, below: Frame | None, above: Frame | None, path: str) -> None:
+    return None
+
+
+def _check_reroll(state: State, r: Reroll, below: Frame | None, above: Frame | None, path: str) -> None:
+    want = {SailPhase: "sail" if below.stage == "sail_window" else "pt", Battle: "battle", Encounter: "encounter"}
+    ensure(r.die == want[type(below)], join(path, "die"), f"the die the {type(below).__name__} rolled is {want}")
+    distinct(r.queue, join(path, "queue"))
+    rollers = {"battle": getattr(below, "rolling", []), "sail": [state.result.get("winner")]}
+    rollers = rollers.get(r.die, [state.resolver])
+    for i, c in enumerate(r.queue):
+        ensure(c in rollers, join(join(path, "queue"), i), f"captain {c} did not roll that die")
+    if r.die == "pt":
+        ensure(state.pt is not None, "pt", "the Pirate or Treasure die was rolled")
+
+
+def _check_battle(state: State, b: Battle, below: Frame | None, above: Frame | None, path: str) -> None:
+    distinct(b.rolling, join(path, "rolling"))
+    for c in b.rolling:  # a mover sunk in the window before it sailed still battles for the tile
+        if b.stage == "battle_resolve":
+            ensure(b.rolls[c] >= 0, join(join(path, "rolls"), c), f"captain {c} rolled")
+    want = "winner" if below.stage == "battle_won" or (type(below) is Effect and below.after_battle is not None
+                                                        and below.after_battle[0] == "duel") else "loser"  # fmt: skip
+    ensure(b.looking_for == want, join(path, "looking_for"), f"the {type(below).__name__} looks for a {want}")
+
+
+def _check_window(state: State, w: Window, below: Frame | None, above: Frame | None, path: str) -> None:
+    kind = {SailPhase: "sail", CatchUp: "action", FinalBattle: "final"}[type(below)]
+    ensure(w.kind == kind, join(path, "kind"), f"the {type(below).__name__}'s window is {kind!r}")
+    ensure(w.stage == ("final_window" if kind == "final" else "window"), join(path, "stage"), "the window's stage")
+    distinct(w.order, join(path, "order"))
+    ensure(w.passes < len(w.order), join(path, "passes"), "a full round of passes closes the window")
+    if kind == "final":
+        fighting = [c for c in range(state.captains) if state.final.crew[c] > 0]
+        for i, c in enumerate(w.order):
+            ensure(c in fighting, join(join(path, "order"), i), f"captain {c} is not in the final battle")
+
+
+def _check_effect(state: State, e: Effect, below: Frame | None, above: Frame | None, path: str) -> None:
+    effects = tuple(tuple(x) for x in e.effects)
+    ensure(effects in _effects_of(state, e), join(path, "effects"), f"{e.effects} are not the {e.source}'s effects")
+    ensure(e.index <= len(effects), join(path, "index"), f"{e.index} is past the {len(effects)} effects")
+    ensure(e.target != e.actor, join(path, "target"), "an effect does not target its actor")
+    ensure(not e.reacted or (e.source == "card" and e.target >= 0), join(path, "reacted"),
+           "only a targeted card is reacted to")  # fmt: skip
+    if type(below) is ActionPhase:
+        ensure(e.actor == state.phantom and e.source == "card", join(path, "actor"), "the Phantom's card")
+    elif type(below) is Window:
+        ensure(e.source in ("card", "ability") and e.actor != state.phantom, join(path, "source"),
+               "a card or an ability played in the window")  # fmt: skip
+    elif type(below) is SailPhase:
+        ensure(e.source == "tile" and e.actor == state.resolver, join(path, "source"), "the resolver's tile")
+    else:
+        ensure(e.source == "final", join(path, "source"), "a card of the final battle")
+    if e.source == "ability":
+        ensure(state.ext is not None and state.ext["sabotaged"][e.actor], join(path, "actor"), "the Saboteur")
+    ensure((e.after_battle is not None) == (e.stage == "after_battle"), join(path, "after_battle"),
+           "a duel or brawl's loss waits for its battle")  # fmt: skip
+    if e.stage == "after_battle":
+        ensure(e.index >= 1 and list(effects[e.index - 1]) == e.after_battle, join(path, "after_battle"),
+               "the duel or brawl just carried out")  # fmt: skip
+        if e.after_battle[0] == "duel":
+            ensure(e.target >= 0, join(path, "target"), "a duel has a target")
+    if e.stage == "phantom_target":
+        ensure(
+            e.actor == state.phantom and e.target < 0 and e.index < len(effects) and effects[e.index][0] in TARGETED,
+            join(path, "stage"),
+            "the Phantom's card looks for a target",
+        )
+    if type(above) is Cargo:
+        ensure(e.index >= 1 and effects[e.index - 1][0] == "cargo", join(path, "index"), "a cargo effect was done")
+
+
+def _effects_of(state: State, e: Effect) -> list[tuple]:
+    if e.source in ("card", "final"):
+        ok = e.card >= 0 and (e.source == "card" or CARDS[e.card].final_battle)
+        return [CARDS[e.card].effect] if ok else []
+    if e.card != -1:
+        return []
+    if e.source == "ability":
+        return [SABOTAGE]
+    tiles = ALL_TILES if expansion_on(state) else TILES
+    return [t.good for t in tiles] + [t.bad for t in tiles if t.roll]
+
+
+def _check_catchup(state: State, cu: CatchUp, below: Frame | None, above: Frame | None, path: str) -> None:
+    if cu.group is None:
+        ensure(not cu.asked and not cu.accepted, join(path, "asked"), "the group is found before it is asked")
+        return
+    ensure(above is None, join(path, "group"), "the catch-up starts once the window closed")
+    distinct(cu.group, join(path, "group"))
+    distinct(cu.asked, join(path, "asked"))
+    ensure(set(cu.asked) <= set(cu.group) and set(cu.accepted) <= set(cu.asked), join(path, "accepted"),
+           "the asked are of the group, the accepted of the asked")  # fmt: skip
+    last = min(state.progress[p] for p in state.players())
+    ensure(cu.group == [p for p in state.players() if state.progress[p] == last], join(path, "group"),
+           "the group is the players tied last")  # fmt: skip
+
+
+def _check_final(state: State, f: FinalBattle, below: Frame | None, above: Frame | None, path: str) -> None:
+    c = state.captains
+    for name in ("crew", "rolls", "used"):
+        ensure(len(getattr(f, name)) == c, join(path, name), f"one entry per captain ({c})")
+    fighting = [s for s in range(c) if f.crew[s] > 0]
+    ensure(len(fighting) >= 2, join(path, "crew"), "two or more captains fight the final battle")
+    distinct(f.rolling, join(path, "rolling"))
+    distinct(f.buying, join(path, "buying"))
+    for name in ("rolling", "buying"):
+        for i, s in enumerate(getattr(f, name)):
+            ensure(s in fighting, join(join(path, name), i), f"captain {s} is not in the final battle")
+    ensure(bool(f.rolling), join(path, "rolling"), "a battle of the final battle is being fought")
+    if f.stage == "final_resolve":
+        for s in f.rolling:
+            ensure(f.rolls[s] >= 0, join(join(path, "rolls"), s), f"captain {s} rolled")
+    else:
+        ensure(bool(f.buying) and state.coins[f.buying[0]] >= CREW_COST, join(path, "buying"),
+               "a captain who can pay is asked to buy crew")  # fmt: skip
+
+
+def _check_placing(state: State, p: Placing, below: Frame | None, above: Frame | None, path: str) -> None:
+    ensure(sorted(p.order) == list(range(state.num_players)), join(path, "order"), "every player once")
+    ensure(-1 in state.slots, "slots", "tiles are placed while the map has empty slots")
+
+
+def _check_draft(state: State, d: Draft, below: Frame | None, above: Frame | None, path: str) -> None:
+    size = HAND_SIZE[state.map_name]
+    for p in range(state.num_players):
+        ensure(len(state.hands[p]) == size, join("hands", p), f"{size} cards in hand during the draft")
+        left = Counter(state.hands[p])
+        left.subtract(d.picked[p])
+        at = join(join(path, "picked"), p)
+        ensure(min(left.values(), default=0) >= 0, at, "picks come from the hand")
+        ensure(len(d.picked[p]) <= (3, 2, 1)[d.round], at, "too many picks this round")
+    ensure(above is None or (d.round == 0 and not any(d.picked)), join(path, "round"), "the draft comes last")
+
+
+def _check_influence(state: State, i: Influence, below: Frame | None, above: Frame | None, path: str) -> None:
+    ensure(i.town < 0 or i.town in INFLUENCE[i.card].towns, join(path, "town"), "a town of the card")
+    ensure(state.phase == "action", "phase", "influence cards are played in the Action phase")
+
+
+def _check_cargo(state: State, cargo: Cargo, below: Frame | None, above: Frame | None, path: str) -> None:
+    distinct([s for s, _ in cargo.queue], join(path, "queue"))
+
+
+def _check_keep(state: State, k: KeepOne, below: Frame | None, above: Frame | None, path: str) -> None:
+    top = len(INFLUENCE) if k.what == "influence" else len(CARDS)
+    for i, card in enumerate(k.cards):
+        ensure(card < top, join(join(path, "cards"), i), f"{card} is not a {k.what} card")
+    ensure(k.seat != state.phantom, join(path, "seat"), "the Phantom buys nothing")
+    ensure(k.what == "card" or state.phase == "action", join(path, "what"), "influence is bought in the Action phase")
+    if type(below) is SailPhase:
+        ensure(k.what == "card" and k.seat == state.resolver, join(path, "seat"), "the resolver bartered")
+
+
+def _check_encounter(state: State, enc: Encounter, below: Frame | None, above: Frame | None, path: str) -> None:
+    want = {"encounter": "merchant", "raid_result": "merchant", "navy_result": "navy"}[enc.stage]
+    ensure(enc.ship == want, join(path, "ship"), f"the {want} is met at {enc.stage!r}")
+    ensure(state.position(state.resolver) == state.ext[enc.ship], "resolver", f"the resolver meets the {enc.ship}")
+    ensure((enc.roll >= 0) == (enc.stage != "encounter"), join(path, "roll"), "the battle die is rolled to raid")
+
+
+def _check_mayor(state: State, m: MayorReveal, below: Frame | None, above: Frame | None, path: str) -> None:
+    ensure(state.crews.holder[int(Die.MAYOR)] >= 0, "crews.holder.5", "the Mayor die's holder reveals it")
+
+
+FRAME_CHECKS = {
+    BettingPhase: _check_nothing, SailPhase: _check_nothing, ActionPhase: _check_nothing,
+    FinalAfterCard: _check_nothing, CaptainChoice: _check_nothing, TownPlacing: _check_nothing,
+    TownChoosing: _check_nothing, InfluenceSetup: _check_nothing,
+    Reroll: _check_reroll, Battle: _check_battle, Window: _check_window, Effect: _check_effect,
+    CatchUp: _check_catchup, FinalBattle: _check_final, Placing: _check_placing, Draft: _check_draft,
+    Influence: _check_influence, Cargo: _check_cargo, KeepOne: _check_keep, Encounter: _check_encounter,
+    MayorReveal: _check_mayor,
+}  # fmt: skip
+
+
+def _asked(state: State, top: Frame, path: str) -> list[Any]:
+    """The decision the top frame asks, and of whom: what its step would open."""
+    stage = top.stage
+    if stage == "bet":
+        bettor = state.betting.current
+        return ["bet", state.excluded[0] if bettor == state.phantom else bettor]
+    if stage == "reroll":
+        ensure(bool(top.queue), join(path, "queue"), "a reroll is offered to someone")
+        return ["reroll", top.queue[0]]
+    if stage in ("window", "final_window"):
+        return ["final" if stage == "final_window" else "window", top.seat]
+    if stage == "effect":
+        ensure(top.index < len(top.effects), join(path, "index"), "an effect is being carried out")
+        if top.target < 0:
+            ensure(top.effects[top.index][0] in TARGETED and top.actor != state.phantom, join(path, "target"),
+                   "the actor chooses a target for a targeted effect")  # fmt: skip
+            return ["target", top.actor]
+        ensure(top.reacted, join(path, "reacted"), "the target is asked to react")
+        return ["react", top.target]
+    if stage == "catchup":
+        ensure(top.group is not None, join(path, "group"), "the captains tied last are asked")
+        waiting = [c for c in state.turn_order(state.token, top.group) if c not in top.asked]
+        ensure(bool(waiting) and len(top.accepted) == len(top.asked), join(path, "asked"),
+               "a captain of the group waits to be asked")  # fmt: skip
+        return ["catchup", waiting[0]]
+    if stage == "final_buy":
+        return ["buy_crew", top.buying[0]]
+    if stage == "place":
+        return ["place", top.order[top.turn % len(top.order)]]
+    if stage == "draft":
+        size = (3, 2, 1)[top.round]
+        waiting = [p for p in range(state.num_players) if len(top.picked[p]) < size]
+        ensure(bool(waiting), join(path, "picked"), "a player still picks this round")
+        return ["draft", waiting[0]]
+    return _asked_by_option(state, top, path)
+
+
+def _asked_by_option(state: State, top: Frame, path: str) -> list[Any]:
+    x, stage = state.ext, top.stage
+    if stage == "captain":
+        ensure(bool(x["captain_order"]), "ext.captain_order", "a player still chooses a coaster")
+        return ["captain", x["captain_order"][0]]
+    if stage == "town_place":
+        order = x["town_order"]
+        return ["town_place", order[x["town_turn"] % len(order)]]
+    if stage == "town_choose":
+        waiting = [p for p in x["town_order"] if x["designated"][p] < 0]
+        ensure(bool(waiting), "ext.designated", "a player still chooses a town")
+        return ["town_choose", waiting[0]]
+    if stage == "influence_setup":
+        ensure(bool(x["influence_setup"]), "ext.influence_setup", "a player still gives back a card")
+        return ["influence_return", x["influence_setup"][0]]
+    if stage == "influence":
+        return ["influence_town" if top.town < 0 else "influence_mode", top.seat]
+    if stage == "cargo":
+        return ["cargo", top.queue[0][0]]
+    if stage == "bomb":
+        return ["bomb", state.crews.holder[int(Die.MAYOR)]]
+    if stage == "keep_one":
+        return ["influence_return" if top.what == "influence" else "card_return", top.seat]
+    if stage == "encounter":
+        return ["merchant", state.resolver]
+    if stage == "raid_result":
+        ensure(top.roll == 2, join(path, "roll"), "crossed swords give a choice of loot")
+        return ["loot", state.resolver]
+    fail(join(path, "stage"), f"{stage!r} opens no decision: the work on top waits for none")
