@@ -90,6 +90,18 @@ def test_bad_declarations_and_observations_get_clear_errors():
         LAYOUT.view(np.zeros(LAYOUT.size + 1))
 
 
+def test_encode_sums_each_position_divides_by_its_scale_and_clips():
+    counted = [0, 0, LAYOUT.offset("cards") + 1, LAYOUT.offset("cards") + 1, LAYOUT.offset("day") + 2]
+    obs = LAYOUT.encode(counted, [LAYOUT.offset("gold") + 5, LAYOUT.offset("dusk")], [37, 0.25])
+    assert obs.dtype == np.float32 and obs.shape == (LAYOUT.size,)
+    view = LAYOUT.view(obs)
+    assert view.present[0] == 1, "a flag counted twice is still 1"
+    assert view.cards[0].tolist() == [0, np.float32(2 / 3), 0]  # two items of scale 3
+    assert view.gold[1] == np.float32(37 / 80) and view.index("day") == 2 and view.dusk == 0.25
+    assert LAYOUT.encode([], [LAYOUT.offset("gold")], [500]).max() == 1, "clipped at 1"
+    assert np.count_nonzero(obs) == 5
+
+
 def test_describe_lists_every_block_and_field_with_its_encoding():
     text = LAYOUT.describe()
     assert "| 0 | **seat** x 4 | 5 | | copy k at 0 + k x 5 |" in text
@@ -99,7 +111,7 @@ def test_describe_lists_every_block_and_field_with_its_encoding():
 
 
 # -- the games ----------------------------------------------------------------------------------------
-GAMES = ("libertalia", "spytails", "liars_dice")
+GAMES = ("libertalia", "spytails", "liars_dice", "lying_pirates")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -108,6 +120,18 @@ def test_env_docstring_carries_the_codec_layout_table(game):
     doc = importlib.import_module(f"envs.{game}.env").__doc__
     assert layout.describe() in doc, f"paste envs.{game}.codec.LAYOUT.describe() into envs/{game}/env.py"
     assert envs.game(f"{game}_v0").observation_size == layout.size
+
+
+def test_lying_pirates_docstring_carries_the_options_layout_too():
+    from envs.lying_pirates import codec
+    from envs.lying_pirates import env as lp_env
+
+    assert codec.FULL_LAYOUT.describe() in lp_env.__doc__
+    assert codec.FULL_LAYOUT.describe().startswith(codec.LAYOUT.describe()), "the base layout stays in front"
+    for options in ({"expansion": "cities_of_greed"}, {"merchant_ships": True}, {"variants": ["Bounty"]}):
+        game = envs.game("lying_pirates_v0", **options)
+        assert game.layout is codec.FULL_LAYOUT and game.observation_size == codec.FULL_LAYOUT.size
+    assert envs.game("lying_pirates_v0", map="extended", draft=True).layout is codec.LAYOUT
 
 
 def decision_states(game_name: str, num_players: int, games: int, **options):

@@ -1,7 +1,7 @@
 """A sensible Lying Pirates captain for ``lying_pirates_v0``.
 
-It decodes its observation (layout in ``envs.lying_pirates.codec``: the seat
-blocks ``SEAT_FIELDS`` and the shared values ``SHARED_FIELDS``) and decides:
+It reads its observation through the codec's named views (``envs.lying_pirates.codec.view``:
+the fields with their scales, the layout the encoder writes) and decides:
 
 * **Betting**: the ``liars_dice_v0`` heuristic's odds and policy
   (``agents.heuristic.liars_dice``), fed with its own cup, the dice the other
@@ -28,22 +28,13 @@ import numpy as np
 
 from agents.base import SeededAgent, legal_ids
 from agents.heuristic import liars_dice as ld
+from envs.core.fields import hot
 from envs.liars_dice.codec import CODEC as LD_CODEC
 from envs.liars_dice.codec import FACE_SLOTS
 from envs.liars_dice.game import MAX_QUANTITY as LD_MAX_QUANTITY
 from envs.lying_pirates.battle import Icon
-from envs.lying_pirates.codec import (
-    BET_FACES,
-    CODEC,
-    KINDS,
-    MAX_CAPTAINS,
-    MAX_QUANTITY,
-    MAX_SLOTS,
-    SEAT_AT,
-    SEAT_SIZE,
-    SHARED_AT,
-)
-from envs.lying_pirates.content import CARDS, TARGETED, TILES
+from envs.lying_pirates.codec import BET_FACES, CODEC, KINDS, LOWEST_FACE, MAX_CAPTAINS, PHASES, PT_FACES, view
+from envs.lying_pirates.content import CARDS, MAP_WATERS, TARGETED, TILES
 from envs.lying_pirates.dice import SPECIALS, Die
 from envs.lying_pirates.rules import DECISIONS
 
@@ -51,8 +42,8 @@ _OFF = CODEC.offset
 _BID, _EXACT, _LIAR = _OFF["bid"], _OFF["exact"], _OFF["liar"]
 _REROLL, _KEEP, _PASS, _PLAY, _BUY, _DRAW = (_OFF[k] for k in ("reroll", "keep", "pass", "play", "buy", "draw"))
 _TARGET, _ADVANCE, _STOP, _PICK = _OFF["target"], _OFF["advance"], _OFF["stop"], _OFF["pick"]
-_G = MAX_CAPTAINS * SEAT_SIZE
-_CURSED = SPECIALS.index(Die.CURSED)
+_BASE_LAP = len(MAP_WATERS["base"])  # the lap read before any tile is on the map
+_X_FACE, _FINAL_PHASE = PT_FACES.index("X"), PHASES.index("final")
 _LD_FACES = FACE_SLOTS  # the liars_dice_v0 codec lays out faces 1-6
 
 # How much a card is worth holding on to (draft: the cheapest is passed on).
@@ -66,16 +57,6 @@ def card_value(k: int) -> float:
     if card.reaction:
         return 1.0
     return sum(_VERB_VALUE.get(verb, 1.0) for verb, _ in card.effect) + (0.5 if card.final_battle else 0.0)
-
-
-def _shared(obs: np.ndarray, name: str, size: int) -> np.ndarray:
-    at = _G + SHARED_AT[name]
-    return obs[at : at + size]
-
-
-def _seat(obs: np.ndarray, rel: int, name: str, size: int = 1) -> np.ndarray:
-    at = rel * SEAT_SIZE + SEAT_AT[name]
-    return obs[at : at + size]
 
 
 class _Bettor(ld.LiarsDiceHeuristic):
@@ -99,53 +80,49 @@ class LyingPiratesHeuristic(SeededAgent):
         super().__init__(seed)
         self.bettor = _Bettor(seed=seed)
 
-    # -- reading the observation --------------------------------------------------------
+    # -- reading the observation (``obs``: the vector, read through the codec's named views) -------------
     @staticmethod
     def captains(obs: np.ndarray) -> list[int]:
-        return [rel for rel in range(MAX_CAPTAINS) if obs[rel * SEAT_SIZE] > 0.5]
+        return np.flatnonzero(view(obs).present > 0.5).tolist()
 
     @staticmethod
     def lap(obs: np.ndarray) -> int:
-        slots = _shared(obs, "map", MAX_SLOTS * len(TILES)).reshape(MAX_SLOTS, len(TILES))
-        return int(slots.any(axis=1).sum()) or 12
+        return int(view(obs).map.any(axis=1).sum()) or _BASE_LAP
 
     def progress(self, obs: np.ndarray, rel: int) -> int:
-        return round(float(_seat(obs, rel, "laps")[0]) * 2 * self.lap(obs))
+        return round(view(obs).decoded("laps")[rel] * self.lap(obs))
 
     @staticmethod
     def crew(obs: np.ndarray, rel: int) -> int:
-        return round(float(_seat(obs, rel, "crew")[0]) * 10)
+        return int(view(obs).counts("crew")[rel])
 
     @staticmethod
     def coins(obs: np.ndarray, rel: int) -> int:
-        return round(float(_seat(obs, rel, "coins")[0]) * 20)
+        return int(view(obs).counts("coins")[rel])
 
     @staticmethod
     def hand(obs: np.ndarray) -> list[int]:
-        counts = np.rint(_seat(obs, 0, "known", KINDS) * 3).astype(int)
+        counts = view(obs).counts("known")[0]
         return [k for k in range(KINDS) for _ in range(counts[k])]
 
     def betting_view(self, obs: np.ndarray) -> dict:
-        crew = np.rint(_shared(obs, "cup", 6) * 10).astype(int)
-        specials = _shared(obs, "cup_specials", len(SPECIALS) * 7).reshape(len(SPECIALS), 7)
-        own_specials = [(SPECIALS[i], int(np.argmax(row))) for i, row in enumerate(specials) if row.any()]
+        seen = view(obs)
+        own_specials = [(SPECIALS[i], int(np.argmax(row))) for i, row in enumerate(seen.cup_specials) if row.any()]
         unseen: list[int] = []
         for rel in self.captains(obs)[1:]:
-            if _seat(obs, rel, "excluded")[0] > 0.5:
+            if seen.excluded[rel] > 0.5:
                 continue
-            held = [SPECIALS[i] for i, v in enumerate(_seat(obs, rel, "specials", len(SPECIALS))) if v > 0.5]
+            held = [SPECIALS[i] for i, v in enumerate(seen.specials[rel]) if v > 0.5]
             unseen += [Die.CREW] * max(0, self.crew(obs, rel)) + held
-        last_bet = _shared(obs, "last_bet", 1 + BET_FACES)
-        last = None
-        if last_bet[1:].any():
-            last = (round(float(last_bet[0]) * MAX_QUANTITY), int(np.argmax(last_bet[1:])) + 2)
-        return {"crew": crew, "own_specials": own_specials, "unseen": unseen, "last": last}
+        face = hot(seen.last_face)
+        last = None if face < 0 else (seen.counts("last_quantity"), face + LOWEST_FACE)
+        return {"crew": seen.counts("cup"), "own_specials": own_specials, "unseen": unseen, "last": last}
 
     # -- deciding ---------------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         legal = [int(i) for i in legal_ids(observation, agent)]
         obs = observation["observation"]
-        decision = DECISIONS[int(np.argmax(_shared(obs, "decision", len(DECISIONS))))]
+        decision = DECISIONS[int(np.argmax(view(obs).decision))]
         choice = getattr(self, f"_{decision}")(obs, legal, agent)
         return choice if choice in legal else int(self.rng.choice(legal))
 
@@ -166,20 +143,22 @@ class LyingPiratesHeuristic(SeededAgent):
         return back[self.bettor.act({"observation": self.betting_view(obs), "action_mask": mask}, agent)]
 
     def _reroll(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
-        die = int(np.argmax(_shared(obs, "reroll_die", 3)))
+        seen = view(obs)
+        die = int(np.argmax(seen.reroll_die))
         if die == 0:
-            bad = _shared(obs, "sail_die", 2)[0] > 0.5  # a 1
+            bad = seen.sail_die[0] > 0.5  # a 1 (the one-hot of faces 1, 2)
         elif die == 1:
-            bad = _shared(obs, "pt", 4)[3] > 0.5  # an X face
+            bad = seen.pt_face[_X_FACE] > 0.5
         else:
             bad = self._bad_battle_roll(obs)
         return _REROLL if bad and self.coins(obs, 0) >= 1 else _KEEP
 
     def _bad_battle_roll(self, obs: np.ndarray) -> bool:
+        seen = view(obs)
         icons = {}
         for rel in self.captains(obs):
-            icon = _seat(obs, rel, "icon", 3)
-            if _seat(obs, rel, "battling")[0] > 0.5 and icon.any():
+            icon = seen.icon[rel]
+            if seen.battling[rel] > 0.5 and icon.any():
                 icons[rel] = int(np.argmax(icon))
         if 0 not in icons:
             return False
@@ -230,23 +209,23 @@ class LyingPiratesHeuristic(SeededAgent):
         return value
 
     def _target(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
-        card = _shared(obs, "card", KINDS)
-        tile = _shared(obs, "tile", len(TILES))
+        seen = view(obs)
+        card, tile = seen.card, seen.tile
         effects = CARDS[int(np.argmax(card))].effect if card.any() else TILES[int(np.argmax(tile))].good
         verbs = {verb for verb, _ in effects} | ({verb for verb, _ in TILES[int(np.argmax(tile))].bad}
                                                   if tile.any() else set())  # fmt: skip
 
         def score(i: int) -> float:
             rel = i - _TARGET
-            s = 10.0 * self.progress(obs, rel) - (50.0 if _seat(obs, rel, "phantom")[0] > 0.5 else 0.0)
+            s = 10.0 * self.progress(obs, rel) - (50.0 if seen.phantom[rel] > 0.5 else 0.0)
             if verbs & {"steal_coins", "hit_coins"}:
                 s += self.coins(obs, rel)
             elif "steal_card" in verbs:
-                s += float(_seat(obs, rel, "hand_size")[0]) * 10
+                s += seen.decoded("hand_size")[rel]
             else:
                 s += self.crew(obs, rel)
-            if _shared(obs, "phase", 5)[3] > 0.5:  # the final battle: its crew matters most
-                s += 20 * float(_seat(obs, rel, "final_crew")[0]) * 20
+            if seen.phase[_FINAL_PHASE] > 0.5:  # the final battle: its crew matters most
+                s += 20 * seen.decoded("final_crew")[rel]
             return s
 
         targets = [i for i in legal if _TARGET <= i < _TARGET + MAX_CAPTAINS]

@@ -23,16 +23,6 @@ def positions(at: list[int]) -> np.ndarray:
     return np.fromiter(at, np.intp, len(at))
 
 
-def layout(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
-    """Offsets of named observation fields laid end to end, and their total size.  Lying Pirates' codec
-    still uses it; the other games declare ``envs.core.fields.Layout``, whose fields carry their scale."""
-    offsets, at = {}, 0
-    for name, size in fields:
-        offsets[name] = at
-        at += size
-    return offsets, at
-
-
 @dataclass(frozen=True)
 class ActionKind:
     """One kind of action: ``name`` and the size of each integer argument."""

@@ -4,8 +4,9 @@ A game declares its observation once, as data: fields ``(name, size, scale)``
 laid end to end in blocks, the seat block repeated once per seat (relative to
 the observer, padded to the game's maximum) and the shared blocks once.  The
 encoder takes its offsets and scales from the layout (precomputed at import:
-the encoder is the env's hot path); a reader takes named views, in the style of
-OpenSpiel's observers::
+the encoder is the env's hot path), or gathers values in the game's units and
+lets ``Layout.encode`` divide every one by its field's scale at once; a reader
+takes named views, in the style of OpenSpiel's observers::
 
     LAYOUT = Layout(
         Block("seat", (Field("present"), Field("doubloons", scale=80, help="doubloons")), count=6),
@@ -33,6 +34,8 @@ from dataclasses import dataclass
 from math import prod
 
 import numpy as np
+
+from envs.core.codec import positions
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,10 @@ class Layout:
                 self._places[f.name] = _Place(at, b.size, b.count, b.at[f.name], f)
             at += b.count * b.size
         self.size = at
+        # every value's scale, in vector order: ``encode`` divides a whole gathered observation by it at once
+        self._value_scales = np.concatenate([
+            np.full(f.width, f.scale, np.float32) for b in blocks for _ in range(b.count) for f in b.fields
+        ])  # fmt: skip
         # one property per field on a View subclass: a plain attribute lookup, no __getattr__ fallback
         properties = {name: property(_field_getter(place)) for name, place in self._places.items()}
         self._scales = {name: float(place.field.scale) for name, place in self._places.items()}
@@ -182,6 +189,22 @@ class Layout:
             return self._places[name]
         except KeyError:
             raise ValueError(f"no observation field {name!r}; fields: {', '.join(self._places)}") from None
+
+    def encode(self, counted: list[int], at: list[int], values: list[float]) -> np.ndarray:
+        """The float32 observation of what an encoder gathered in the game's units: 1 for each position in
+        ``counted`` (a flag, a one-hot's bit, or one item of a count: a position may come many times) and
+        ``values[i]`` at ``at[i]`` (positions not in ``counted``); each position's sum divided by its field's
+        scale and clipped at 1, as ``describe()`` states.
+
+        The division is float32's: for whole numbers (counts, coins) it rounds to the same float32 as
+        ``min(value / scale, 1)`` in Python floats would (a float32 quotient of float32 operands is correctly
+        rounded, and rounding the float64 quotient to float32 is too), so the vector does not depend on how
+        the encoder gathered it; a fractional value is rounded to float32 before it is divided."""
+        raw = np.bincount(positions(counted), minlength=self.size).astype(np.float32)
+        raw[positions(at)] = values
+        raw /= self._value_scales
+        np.minimum(raw, np.float32(1.0), out=raw)
+        return raw
 
     def view(self, obs: np.ndarray) -> View:
         """Named views over ``obs`` (one observation, or a batch whose last axis is the observation)."""

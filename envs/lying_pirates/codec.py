@@ -20,26 +20,10 @@ two-player game)::
     641-1040   place t s    collaborative map: put tile t on slot s  id = 641 + 16t + s
    1041-1061   pick k       card draft: pass a card of kind k
 
-Observation (float32, values in [0, 1]): six captain blocks (relative seats,
-padded), then shared values; ``SEAT_FIELDS`` and ``SHARED_FIELDS`` below give
-every offset.  A captain block: present, Phantom, position on the map
-(16 one-hot), laps sailed, back on the Base, coins / 20, crew dice / 10,
-special dice held (4), hand size / 10, the cards the observer knows it holds
-(21 counts / 3: the whole hand for the observer itself; cards passed to it in
-the draft or taken from the observer otherwise), unplaced tiles per water
-(safe, uncharted, treacherous: a tile's water shows on its back) / 9, out of
-this / the next Betting phase, gold / silver / reroll used this round, holds
-the Starting Captain token, this round's winner / loser / survivor, in the
-battle being fought and its icon (3), the last reveal of its cup (crew faces
-1-6 as counts / 10, and each special die's face, 4 x 7), final battle crew / 20.
-Shared: own cup while betting (crew faces 1-6 as counts / 10 and special
-faces 4 x 7); every bet of this Betting phase (60 x 5 x 6, who made it); the
-last bet (quantity / 60, face 5); dice in play / 60; phase (5); open decision
-(10); which die a reroll is for (3); the card (21) and tile (25) whose effect
-is being decided; sail die (2); Pirate / Treasure die and its face (4); token
-direction; the map (16 slots x 25 tiles); cards played this round (21);
-discard pile (21, counts / 5); deck size / 83; own draft picks (21); own
-unplaced tiles (25); round / 30.
+Observation (float32, values in [0, 1]): ``LAYOUT``, six captain blocks
+(relative seats, padded) then the shared values, every field with its scale;
+``LAYOUT.describe()`` is the table in ``envs/lying_pirates/env.py``'s
+docstring, and ``view(obs)`` gives named views over an observation.
 
 With any option on (``expansion``, ``abilities``, ``variants``,
 ``merchant_ships``; ``has_options``) the layout grows, the base layout kept
@@ -65,34 +49,44 @@ as it is in front (``FULL_CODEC``: ``Discrete(1326)``, observation 3504)::
         1324   loot_card        raid won: draw a card and gain a coin
         1325   loot_coins       raid won: gain 3 coins
 
-The Mayor die's bomb target is a ``target o``.  The observation appends six
-option blocks (``EXT_SEAT_FIELDS``, relative seats) and ``EXT_SHARED_FIELDS``
-after the base layout: sunk, designated town, town it is in, influence hand
-size, influence card played this round, holds the Mayor die, the Mayor die's
-face at the last reveal (1 / coin / bomb / blank), captain coaster (8),
-Saboteur used, town cards left / 7; shared: which options are on, variant
-cards in play (9), the open option decision (11), the town under each slot
-(16 x 7), own influence cards (7 counts / 3), influence discard (7 / 3),
-influence deck / 21, the influence card being played and its town, the
-expansion tiles on the map (16 x 4), the expansion tile being resolved and
-own unplaced ones, own cup's Mayor die face, the Merchant and Navy ships'
-slots (16 each), the ship being met and its battle die, own drawn cards
-waiting for "keep one" (21 + 7), coasters still free (8), cargo left to lose.
+The Mayor die's bomb target is a ``target o``.  The observation
+(``FULL_LAYOUT``) appends six option blocks (relative seats) and the options'
+shared values after the base layout.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, layout
+from envs.core.codec import Action, ActionCodec, ActionKind
+from envs.core.fields import Block, Field, Layout, View
+from envs.lying_pirates.betting import BettingRound
 from envs.lying_pirates.cargo import Cargo
-from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, CITY_TILES, INFLUENCE, TILES, TOWNS, VARIANTS
+from envs.lying_pirates.content import (
+    ALL_TILES,
+    CAPTAINS,
+    CARDS,
+    CITY_TILES,
+    DECK_SIZE,
+    INFLUENCE,
+    INFLUENCE_DECK,
+    SAFE,
+    TILES,
+    TOWNS,
+    TREACHEROUS,
+    UNCHARTED,
+    VARIANTS,
+)
 from envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
 from envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Placing, Reroll
 from envs.lying_pirates.influence import Influence
 from envs.lying_pirates.merchants import Encounter
+from envs.lying_pirates.options import has_options
 from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS
 from envs.lying_pirates.state import LyingPiratesState
 from envs.lying_pirates.variant_cards import KeepOne
@@ -101,6 +95,7 @@ MAX_CAPTAINS = 6
 MAX_QUANTITY = 60
 MAX_SLOTS = 16
 BET_FACES = 5
+LOWEST_FACE = 2  # bets name faces 2-6 (1s are wild): face f is bet face f - 2
 KINDS = len(CARDS)
 
 CODEC = ActionCodec(
@@ -125,6 +120,7 @@ CODEC = ActionCodec(
 _SEATED = ("curse", "target")
 BASE_TILES = len(TILES)
 TOWN_N, INFLUENCE_N = len(TOWNS), len(INFLUENCE)
+WATERS = (SAFE, UNCHARTED, TREACHEROUS)
 # Appended after the base kinds when an option is on: every base id keeps its meaning.
 FULL_CODEC = ActionCodec(
     [
@@ -155,7 +151,7 @@ FULL_CODEC = ActionCodec(
 def action_to_id(action: Action, seat: int, captains: int) -> int:
     kind = action[0]
     if kind in ("bid", "exact"):
-        return CODEC.encode((kind, action[1] - 1, action[2] - 2))
+        return CODEC.encode((kind, action[1] - 1, action[2] - LOWEST_FACE))
     if kind in _SEATED:
         return CODEC.encode((kind, (action[1] - seat) % captains))
     if kind == "place" and action[1] >= BASE_TILES:
@@ -167,7 +163,7 @@ def id_to_action(action_id: int, seat: int, captains: int) -> Action:
     coded = FULL_CODEC.decode(action_id)
     kind = coded[0]
     if kind in ("bid", "exact"):
-        return (kind, coded[1] + 1, coded[2] + 2)
+        return (kind, coded[1] + 1, coded[2] + LOWEST_FACE)
     if kind in _SEATED:
         if coded[1] >= captains:
             raise ValueError(f"action id {action_id} names relative seat {coded[1]} with {captains} captains")
@@ -198,326 +194,450 @@ def action_to_str(action: Action) -> str:
     return kind
 
 
-SEAT_FIELDS = (
-    ("present", 1), ("phantom", 1), ("position", MAX_SLOTS), ("laps", 1), ("home", 1), ("coins", 1),
-    ("crew", 1), ("specials", len(SPECIALS)), ("hand_size", 1), ("known", KINDS), ("tiles", 3),
-    ("excluded", 1), ("next_excluded", 1), ("used", 3), ("token", 1), ("result", 3), ("battling", 1),
-    ("icon", 3), ("reveal", 6), ("reveal_specials", len(SPECIALS) * 7), ("final_crew", 1),
-)  # fmt: skip
-SHARED_FIELDS = (
-    ("cup", 6), ("cup_specials", len(SPECIALS) * 7), ("bets", MAX_QUANTITY * BET_FACES * MAX_CAPTAINS),
-    ("last_bet", 1 + BET_FACES), ("in_play", 1), ("phase", 5), ("decision", len(DECISIONS)), ("reroll_die", 3),
-    ("card", KINDS), ("tile", len(TILES)), ("sail_die", 2), ("pt", 4), ("direction", 1),
-    ("map", MAX_SLOTS * len(TILES)), ("played", KINDS), ("discard", KINDS), ("deck", 1), ("picks", KINDS),
-    ("own_tiles", len(TILES)), ("round", 1),
-)  # fmt: skip
+@cache
+def _ids_for(seat: int, captains: int) -> dict[Action, int]:
+    """Every engine action ``seat`` may take at a table of ``captains``, to its id (built once per pair)."""
+    table = {}
+    for i in range(FULL_CODEC.n):
+        kind = FULL_CODEC.decode(i)[0]
+        if kind in _SEATED and FULL_CODEC.decode(i)[1] >= captains:
+            continue  # a relative seat beyond the table
+        table[id_to_action(i, seat, captains)] = i
+    return table
 
 
-SEAT_AT, SEAT_SIZE = layout(SEAT_FIELDS)
-SHARED_AT, SHARED_SIZE = layout(SHARED_FIELDS)
-OBSERVATION_SIZE = MAX_CAPTAINS * SEAT_SIZE + SHARED_SIZE
-_PHASES = {"betting": 0, "sail": 1, "action": 2, "final": 3}
+def action_ids(actions: Iterable[Action], seat: int, captains: int) -> list[int]:
+    """Sorted ids of ``seat``'s engine ``actions`` (the legal mask's), one table lookup each."""
+    try:
+        return sorted(map(_ids_for(seat, captains).__getitem__, actions))
+    except (KeyError, TypeError):  # not an action of this game: action_to_id says which, in words
+        return sorted(action_to_id(a, seat, captains) for a in actions)
+
+
+_BET_IDS: dict[tuple, tuple[int, ...]] = {}
+_BET_IDS_KEPT = 4096
+
+
+def bet_ids(betting: BettingRound) -> list[int]:
+    """Sorted ids of ``betting.legal_actions()``: up to a few hundred bets, which depend only on the rules,
+    the last bet, the dice in play and the captains (``BettingRound.raises``), so each set is converted once."""
+    if betting.outcome:
+        return []
+    last = (betting.bids[-1][1], betting.bids[-1][2]) if betting.bids else None
+    key = (betting.rules, last, betting.dice_in_play, betting.captains)
+    ids = _BET_IDS.get(key)
+    if ids is None:
+        if len(_BET_IDS) >= _BET_IDS_KEPT:
+            _BET_IDS.clear()
+        ids = _BET_IDS[key] = tuple(action_ids(betting.legal_actions(), 0, betting.captains))  # no seat in a bet
+    return list(ids)
+
+
+# -- the observation ------------------------------------------------------------------------------------------
+# The base game's layout, and with any option on the full one: the base layout in front as it is, the options'
+# blocks after it.  ``LAYOUT.describe()`` / ``FULL_LAYOUT.describe()`` are the tables in env.py's docstring.
+PHASES = ("betting", "sail", "action", "final")  # the phase one-hot, then "another phase" (none: the game is over)
+REROLL_DICE = ("sail", "pt", "battle")  # the dice a base-game reroll is for
+PT_DICE, PT_FACES = ("P", "T"), ("O", "X")  # the Pirate / Treasure die and its faces
+_SEAT_HELP = "seat k: k captains on from the observer (0: itself)"
+_CUP_SPECIALS = (len(SPECIALS), 7)  # per special die (pirate king, mermaid, cursed, ghost): its face, one-hot
+LAYOUT = Layout(
+    Block("seat", (
+        Field("present", help="the seat is at the table"),
+        Field("phantom", help="it is the Phantom (two players)"),
+        Field("position", MAX_SLOTS, help="one-hot: its slot on the map"),
+        Field("laps", scale=2, help="laps sailed (tiles sailed / the map's slots)"),
+        Field("home", help="back on the Base after a full lap"),
+        Field("coins", scale=20, help="coins"),
+        Field("crew", scale=10, help="crew dice"),
+        Field("specials", len(SPECIALS), help="per special die (pirate king, mermaid, cursed, ghost): it holds it"),
+        Field("hand_size", scale=10, help="action cards in hand"),
+        Field("known", KINDS, scale=3, help="per card kind: the cards the observer knows it holds (its own: the hand)"),
+        Field("tiles", len(WATERS), scale=9, help="unplaced tiles per water (safe, uncharted, treacherous)"),
+        Field("excluded", help="out of this Betting phase"),
+        Field("next_excluded", help="out of the next Betting phase"),
+        Field("used", 3, help="gold card, silver card, reroll used this round"),
+        Field("token", help="holds the Starting Captain token"),
+        Field("result", 3, help="one-hot: this round's winner, loser, survivor"),
+        Field("battling", help="in the battle being fought"),
+        Field("icon", 3, help="one-hot: its battle die (skull, dagger, swords)"),
+        Field("reveal", 6, scale=10, help="its cup at the last reveal: crew dice per face 1-6"),
+        Field("reveal_specials", _CUP_SPECIALS, help="its cup at the last reveal: each special die's face, one-hot"),
+        Field("final_crew", scale=20, help="its crew in the final battle"),
+    ), count=MAX_CAPTAINS, help=_SEAT_HELP),
+    Block("shared", (
+        Field("cup", 6, scale=10, help="own cup while betting: crew dice per face 1-6"),
+        Field("cup_specials", _CUP_SPECIALS, help="own cup: each special die's face, one-hot"),
+        Field("bets", (MAX_QUANTITY, BET_FACES, MAX_CAPTAINS),
+              help="every bet of this Betting phase, quantity x face 2-6: the seat that made it, one-hot"),
+        Field("last_quantity", scale=MAX_QUANTITY, help="the last bet's quantity"),
+        Field("last_face", BET_FACES, help="one-hot: the last bet's face 2-6"),
+        Field("in_play", scale=MAX_QUANTITY, help="dice in play"),
+        Field("phase", 5, help="one-hot: Betting, Sail, Action, final battle, other (none: over)"),
+        Field("decision", len(DECISIONS), help="one-hot: the open decision, ``rules.DECISIONS``"),
+        Field("reroll_die", 3, help="one-hot: the die a reroll is for (sail, Pirate / Treasure, battle)"),
+        Field("card", KINDS, help="one-hot: the card whose effect is being decided"),
+        Field("tile", BASE_TILES, help="one-hot: the tile whose effect is being decided"),
+        Field("sail_die", 2, help="one-hot: the sail die's face (1, 2)"),
+        Field("pt_die", 2, help="one-hot: the tile's die rolled (Pirate, Treasure)"),
+        Field("pt_face", 2, help="one-hot: its face (O, X)"),
+        Field("direction", help="the token turns clockwise"),
+        Field("map", (MAX_SLOTS, BASE_TILES), help="per slot: its tile, one-hot"),
+        Field("played", KINDS, scale=3, help="per card kind: played this round"),
+        Field("discard", KINDS, scale=5, help="per card kind: in the discard pile"),
+        Field("deck", scale=DECK_SIZE, help="cards in the deck"),
+        Field("picks", KINDS, scale=3, help="per card kind: own draft picks"),
+        Field("own_tiles", BASE_TILES, help="own unplaced tiles"),
+        Field("round", scale=30, help="the round"),
+    ), help="the table, and the observer's own cup, picks and tiles"),
+)  # fmt: skip
+FULL_LAYOUT = Layout(
+    *LAYOUT.blocks.values(),
+    Block("option_seat", (
+        Field("out", help="sunk (out of the game)"),
+        Field("designated", TOWN_N, help="one-hot: its designated town"),
+        Field("in_town", TOWN_N, help="one-hot: the town it is in"),
+        Field("influence_size", scale=10, help="influence cards in hand"),
+        Field("influence_used", help="played an influence card this round"),
+        Field("mayor", help="holds the Mayor die"),
+        Field("reveal_mayor", 4, help="one-hot: the Mayor die's face at the last reveal (1, coin, bomb, blank)"),
+        Field("captain", len(CAPTAINS), help="one-hot: its captain coaster"),
+        Field("sabotaged", help="Saboteur Sly's ability used"),
+        Field("town_cards", scale=TOWN_N, help="town cards left to slot"),
+    ), count=MAX_CAPTAINS, help=_SEAT_HELP),
+    Block("option_shared", (
+        Field("options", 4, help="on: the expansion, abilities, Merchant Ships, variant cards"),
+        Field("variants", len(VARIANTS), help="per variant card: in play"),
+        Field("option_decision", len(EXT_DECISIONS), help="one-hot: the open option decision, ``rules.EXT_DECISIONS``"),
+        Field("towns", (MAX_SLOTS, TOWN_N), help="per slot: the town under it, one-hot"),
+        Field("own_influence", INFLUENCE_N, scale=3, help="per influence card kind: own hand"),
+        Field("influence_discard", INFLUENCE_N, scale=3, help="per influence card kind: discarded"),
+        Field("influence_deck", scale=INFLUENCE_DECK, help="influence cards in the deck"),
+        Field("playing_card", INFLUENCE_N, help="one-hot: the influence card being played"),
+        Field("playing_town", TOWN_N, help="one-hot: its town"),
+        Field("map_new", (MAX_SLOTS, len(CITY_TILES)), help="per slot: its expansion tile, one-hot"),
+        Field("tile_new", len(CITY_TILES), help="one-hot: the expansion tile being resolved"),
+        Field("own_tiles_new", len(CITY_TILES), help="own unplaced expansion tiles"),
+        Field("cup_mayor", 4, help="one-hot: the Mayor die's face in the own cup"),
+        Field("merchant", MAX_SLOTS, help="one-hot: the Merchant Ship's slot"),
+        Field("navy", MAX_SLOTS, help="one-hot: the Navy Ship's slot"),
+        Field("encounter", 2, help="one-hot: the ship being met (Merchant, Navy)"),
+        Field("encounter_roll", 3, help="one-hot: the battle die rolled for it"),
+        Field("reroll_encounter", help="the reroll open is for that die"),
+        Field("drawn_cards", KINDS, scale=2, help="per card kind: own drawn cards waiting for \"keep one\""),
+        Field("drawn_influence", INFLUENCE_N, scale=2, help="the same for influence cards"),
+        Field("captains_free", len(CAPTAINS), help="per captain coaster: still free"),
+        Field("cargo_left", scale=3, help="cargo the captain losing it has still to lose"),
+    ), help="the options"),
+)  # fmt: skip
+OBSERVATION_SIZE, FULL_OBSERVATION_SIZE = LAYOUT.size, FULL_LAYOUT.size
+_LAYOUT_OF_SIZE = {LAYOUT.size: LAYOUT, FULL_LAYOUT.size: FULL_LAYOUT}
+
+
+def layout_for(options: dict[str, Any]) -> Layout:
+    """The observation layout of a game set up with ``options`` (the env's spaces depend on it)."""
+    return FULL_LAYOUT if has_options(options) else LAYOUT
+
+
+def view(obs: np.ndarray) -> View:
+    """Named views over a ``lying_pirates_v0`` observation of either layout, told apart by its size."""
+    layout = _LAYOUT_OF_SIZE.get(obs.shape[-1]) if obs.ndim else None
+    if layout is None:
+        raise ValueError(f"a lying_pirates_v0 observation has {LAYOUT.size} values, or {FULL_LAYOUT.size} with "
+                         f"options on, not shape {obs.shape}")  # fmt: skip
+    return layout.view(obs)
+
+
+# Where each field starts (a seat field: in seat block 0; seat block k is k * _SEAT further on).
+_SEAT, _OPTION_SEAT = LAYOUT.blocks["seat"].size, FULL_LAYOUT.blocks["option_seat"].size
+(_PRESENT, _PHANTOM, _POSITION, _LAPS, _HOME, _COINS, _CREW, _SPECIALS, _HAND_SIZE, _KNOWN, _TILES, _EXCLUDED,
+ _NEXT_EXCLUDED, _USED, _TOKEN, _RESULT, _BATTLING, _ICON, _REVEAL, _REVEAL_SPECIALS, _FINAL_CREW) = (
+    LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields
+)  # fmt: skip
+(_CUP, _CUP_SPECIALS_AT, _BETS, _LAST_QUANTITY, _LAST_FACE, _IN_PLAY, _PHASE, _DECISION, _REROLL_DIE, _CARD, _TILE,
+ _SAIL_DIE, _PT_DIE, _PT_FACE, _DIRECTION, _MAP, _PLAYED, _DISCARD, _DECK, _PICKS, _OWN_TILES, _ROUND) = (
+    LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields
+)  # fmt: skip
+(_OUT, _DESIGNATED, _IN_TOWN, _INFLUENCE_SIZE, _INFLUENCE_USED, _MAYOR, _REVEAL_MAYOR, _CAPTAIN, _SABOTAGED,
+ _TOWN_CARDS) = (FULL_LAYOUT.offset(f.name) for f in FULL_LAYOUT.blocks["option_seat"].fields)  # fmt: skip
+(_OPTIONS, _VARIANTS, _OPTION_DECISION, _TOWNS, _OWN_INFLUENCE, _INFLUENCE_DISCARD, _INFLUENCE_DECK, _PLAYING_CARD,
+ _PLAYING_TOWN, _MAP_NEW, _TILE_NEW, _OWN_TILES_NEW, _CUP_MAYOR, _MERCHANT, _NAVY, _ENCOUNTER, _ENCOUNTER_ROLL,
+ _REROLL_ENCOUNTER, _DRAWN_CARDS, _DRAWN_INFLUENCE, _CAPTAINS_FREE, _CARGO_LEFT) = (
+    FULL_LAYOUT.offset(f.name) for f in FULL_LAYOUT.blocks["option_shared"].fields
+)  # fmt: skip
+_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+_OTHER_PHASE = len(PHASES)
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
-_REROLL_DIE = {"sail": 0, "pt": 1, "battle": 2}
+_OPTION_DECISION_INDEX = {d: i for i, d in enumerate(EXT_DECISIONS)}
+_REROLL_DIE_INDEX = {die: i for i, die in enumerate(REROLL_DICE)}
 _SPECIAL_SLOT = {int(d): i for i, d in enumerate(SPECIALS)}
-_CREW_DIE = int(Die.CREW)
-_WATER = {"safe": 0, "uncharted": 1, "treacherous": 2}
-_POSITION, _PHANTOM, _LAPS, _HOME, _COINS, _CREW, _SPECIALS, _HAND_SIZE, _KNOWN, _TILES = (
-    SEAT_AT[f] for f in ("position", "phantom", "laps", "home", "coins", "crew", "specials", "hand_size", "known",
-                         "tiles")
-)  # fmt: skip
-_EXCLUDED, _NEXT_EXCLUDED, _USED, _TOKEN, _RESULT, _BATTLING, _ICON = (
-    SEAT_AT[f] for f in ("excluded", "next_excluded", "used", "token", "result", "battling", "icon")
-)
-_REVEAL, _REVEAL_SPECIALS, _FINAL_CREW = (SEAT_AT[f] for f in ("reveal", "reveal_specials", "final_crew"))
-
-
-def _cup_faces(ones: list[int], at: list[int], val: list[float], crew_at: int, specials_at: int,
-               cup: list[list[int]]) -> None:  # fmt: skip
-    """A cup's crew faces as counts / 10 and its special dice's faces one-hot (the Mayor die: elsewhere)."""
-    crew = []
-    for kind, face in cup:
-        if kind == _CREW_DIE:
-            crew.append(face - 1)
-        elif kind in _SPECIAL_SLOT:
-            ones.append(specials_at + _SPECIAL_SLOT[kind] * 7 + face)
-    _count(at, val, crew_at, crew, 10)
-
-
-def _counted(at: list[int], val: list[float], start: int, counts: Iterable[tuple[int, int]], per_one: int) -> None:
-    """(index, count) pairs as count / ``per_one`` (at most 1) at ``start`` + index; zero counts skipped."""
-    for i, n in counts:
-        if n:
-            at.append(start + i)
-            val.append(min(n / per_one, 1.0))
-
-
-def _count(at: list[int], val: list[float], start: int, items: list[int], per_one: int) -> None:
-    """How often each index occurs in ``items`` (a plain dict: Counter costs more than it saves on lists
-    this short)."""
-    counts: dict[int, int] = {}
-    for i in items:
-        counts[i] = counts.get(i, 0) + 1
-    _counted(at, val, start, counts.items(), per_one)
-
-
-def _count_row(at: list[int], val: list[float], start: int, counts: list[int], per_one: int) -> None:
-    """A row of counts, mostly all zeros."""
-    if any(counts):
-        _counted(at, val, start, enumerate(counts), per_one)
+_HELD = [(int(d), _SPECIALS + i) for i, d in enumerate(SPECIALS)]  # (die, where "holds it" is in seat block 0)
+_CREW_DIE, _MAYOR_DIE = int(Die.CREW), int(Die.MAYOR)
+_WATER_OF = {t: WATERS.index(tile.water) for t, tile in enumerate(ALL_TILES) if tile.water in WATERS}  # on its back
+_MAYOR_FACE = {1: 0, COIN: 1, BOMB: 2, BLANK: 3}
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
-    """``seat``'s observation: its own cup and cards, and what the table knows of the others."""
-    if state.ext is None:
-        return _encode(state, seat, OBSERVATION_SIZE)
-    out = _encode(state, seat, FULL_OBSERVATION_SIZE)
-    _encode_ext(state, seat, out)
-    return out
+    """``seat``'s observation: its own cup and cards, and what the table knows of the others.
 
-
-def _encode(state: LyingPiratesState, seat: int, size: int) -> np.ndarray:
-    # Gathered, then written in two calls: the positions set to 1, and (position, value) pairs (each
-    # position once, the value already clipped to [0, 1]).
-    out = np.zeros(size, dtype=np.float32)
-    ones: list[int] = []
+    Every value is gathered in the game's units (``counted``: one position per item; ``at`` / ``values``: the
+    rest) and the layout encodes them in one go (``Layout.encode``: divided by the field's scale, clipped)."""
+    counted: list[int] = []
     at: list[int] = []
-    val: list[float] = []
-    c_n = state.captains
-    lap = state.lap
-    result = state.result or {}
+    values: list[float] = []
     work = {type(frame): frame for frame in state.stack}  # the work in progress by kind, the topmost of each
-    battle, final, placing = work.get(Battle), work.get(FinalBattle), work.get(Placing)
-    reveal = state.reveal["cups"] if state.reveal else {}
-    holder = state.crews.holder
-    if battle:
-        rolls, rolling = battle.rolls, battle.rolling
-    elif final:
-        rolls, rolling = final.rolls, final.rolling
-    else:
-        rolls, rolling = [], []
-    for rel in range(c_n):
-        c = (seat + rel) % c_n
-        base = rel * SEAT_SIZE
-        progress = state.progress[c]
-        ones += (base, base + _POSITION + progress % lap)
-        if c == state.phantom:
-            ones.append(base + _PHANTOM)
-        if progress >= lap:
-            ones.append(base + _HOME)
-        hand = state.hands[c]
-        at += (base + _LAPS, base + _COINS, base + _CREW, base + _HAND_SIZE)
-        val += (min(progress / (2 * lap), 1.0), min(state.coins[c] / 20, 1.0), min(state.crews.crew[c] / 10, 1.0),
-                min(len(hand) / 10, 1.0))  # fmt: skip
-        if c == seat:
-            _count(at, val, base + _KNOWN, hand, 3)
-        else:
-            _count_row(at, val, base + _KNOWN, state.known[seat][c], 3)
-        if placing is not None and c < state.num_players:
-            _count(at, val, base + _TILES, [_WATER[ALL_TILES[t].water] for t in placing.tiles[c]], 9)
-        if c in state.excluded:
-            ones.append(base + _EXCLUDED)
-        if c in state.next_excluded:
-            ones.append(base + _NEXT_EXCLUDED)
-        if any(state.used[c]):
-            ones += [base + _USED + i for i, used in enumerate(state.used[c]) if used]
-        if c == state.token:
-            ones.append(base + _TOKEN)
-        if result:
-            ones.append(base + _RESULT + (0 if c == result["winner"] else 1 if c in result["losers"] else 2))
-        if c in rolling:
-            ones.append(base + _BATTLING)
+    _gather(state, seat, work, counted, at, values)
+    if state.ext is None:
+        return LAYOUT.encode(counted, at, values)
+    _gather_options(state, seat, work, counted, at, values)
+    return FULL_LAYOUT.encode(counted, at, values)
+
+
+def _dice_at() -> list[list[int]]:
+    """Per die kind and face: where a cup's fields (crew dice per face 1-6, then each special die's face) put
+    it, from the crew field's start; -1 for the Mayor die (its face has a field of its own)."""
+    gap = _REVEAL_SPECIALS - _REVEAL
+    if gap != _CUP_SPECIALS_AT - _CUP:
+        raise ValueError("a cup's fields (crew faces, then the special dice) lie alike in the seat and shared blocks")
+    faces = _CUP_SPECIALS[1]
+    at = [[-1] * (faces + 2) for _ in Die]
+    at[_CREW_DIE][1:7] = range(6)
+    for kind, slot in _SPECIAL_SLOT.items():
+        at[kind][:faces] = range(gap + faces * slot, gap + faces * (slot + 1))
+    return at
+
+
+_DIE_AT = _dice_at()
+
+
+@dataclass(frozen=True)
+class _Seating:
+    """Positions that depend only on the number of captains and the observer (built once for each pair)."""
+
+    base: tuple[int, ...]  # per captain: where its seat block starts (its place after the observer)
+    present: tuple[int, ...]  # the ``present`` bit of every captain
+    position: tuple[int, ...]  # per captain: its ``position`` one-hot's first bit
+    home: tuple[int, ...]  # per captain: its ``home`` bit
+    scalars: tuple[int, ...]  # ``laps``, ``coins``, ``crew``, ``hand_size`` of every captain, field by field
+    reveal: dict[str, int]  # per captain, as the reveal names it: its ``reveal`` field
+
+
+def _seating(captains: int, seat: int) -> _Seating:
+    base = tuple((c - seat) % captains * _SEAT for c in range(captains))
+    return _Seating(
+        base=base,
+        present=tuple(b + _PRESENT for b in base),
+        position=tuple(b + _POSITION for b in base),
+        home=tuple(b + _HOME for b in base),
+        scalars=tuple(b + field for field in (_LAPS, _COINS, _CREW, _HAND_SIZE) for b in base),
+        reveal={str(c): b + _REVEAL for c, b in enumerate(base)},
+    )
+
+
+_SEATINGS = {(n, seat): _seating(n, seat) for n in range(2, MAX_CAPTAINS + 1) for seat in range(n)}
+
+
+def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted: list[int], at: list[int],
+            values: list[float]) -> None:  # fmt: skip
+    c_n = state.captains
+    table = _SEATINGS[c_n, seat]
+    base = table.base
+    lap = state.lap
+    progress = state.progress
+    hands = state.hands
+    counted += table.present
+    counted += [b + p % lap for b, p in zip(table.position, progress, strict=True)]
+    counted += [b for b, p in zip(table.home, progress, strict=True) if p >= lap]
+    at += table.scalars
+    values += [p / lap for p in progress]
+    values += state.coins
+    values += state.crews.crew
+    values += map(len, hands)
+    if state.phantom >= 0:
+        counted.append(base[state.phantom] + _PHANTOM)
+    counted += [base[seat] + _KNOWN + k for k in hands[seat]]
+    for c, row in enumerate(state.known[seat]):
+        if c != seat and any(row):
+            at += [base[c] + _KNOWN + k for k, n in enumerate(row) if n]
+            values += [n for n in row if n]
+    placing = work.get(Placing)
+    if placing is not None:
+        for c, tiles in enumerate(placing.tiles):
+            counted += [base[c] + _TILES + _WATER_OF[t] for t in tiles]
+    counted += [base[c] + _EXCLUDED for c in state.excluded]
+    counted += [base[c] + _NEXT_EXCLUDED for c in state.next_excluded]
+    for c, used in enumerate(state.used):
+        if any(used):
+            counted += [base[c] + _USED + i for i, u in enumerate(used) if u]
+    if state.token >= 0:
+        counted.append(base[state.token] + _TOKEN)
+    result = state.result
+    if result:
+        winner, losers = result["winner"], result["losers"]
+        counted += [b + _RESULT + (0 if c == winner else 1 if c in losers else 2) for c, b in enumerate(base)]
+    fight = work.get(Battle) or work.get(FinalBattle)
+    if fight:
+        rolls = fight.rolls
+        for c in fight.rolling:
+            counted.append(base[c] + _BATTLING)
             if rolls[c] >= 0:
-                ones.append(base + _ICON + rolls[c])
-        cup = reveal.get(str(c))
-        if cup:
-            _cup_faces(ones, at, val, base + _REVEAL, base + _REVEAL_SPECIALS, cup)
-        if final:
-            at.append(base + _FINAL_CREW)
-            val.append(min(final.crew[c] / 20, 1.0))
-    for i, d in enumerate(SPECIALS):
-        c = holder[int(d)]
+                counted.append(base[c] + _ICON + rolls[c])
+    if state.reveal:
+        reveal_at = table.reveal
+        counted += [reveal_at[c] + _DIE_AT[kind][face] for c, cup in state.reveal["cups"].items() for kind, face in cup
+                    if kind != _MAYOR_DIE]  # fmt: skip
+    final = work.get(FinalBattle)
+    if final:
+        at += [b + _FINAL_CREW for b in base]
+        values += final.crew
+    holder = state.crews.holder
+    for die, held_at in _HELD:
+        c = holder[die]
         if c >= 0:
-            ones.append((c - seat) % c_n * SEAT_SIZE + _SPECIALS + i)
-    g = MAX_CAPTAINS * SEAT_SIZE
+            counted.append(base[c] + held_at)
     betting = state.betting
     if betting is not None:
         if seat in betting.cups:
-            _cup_faces(ones, at, val, g + SHARED_AT["cup"], g + SHARED_AT["cup_specials"], betting.cups[seat])
-        first = g + SHARED_AT["bets"]
-        ones += [first + ((q - 1) * BET_FACES + f - 2) * MAX_CAPTAINS + (who - seat) % c_n
-                 for who, q, f in betting.bids]  # fmt: skip
-        if betting.bids:
-            _, q, f = betting.bids[-1]
-            at.append(g + SHARED_AT["last_bet"])
-            val.append(q / MAX_QUANTITY)
-            ones.append(g + SHARED_AT["last_bet"] + 1 + f - 2)
-        at.append(g + SHARED_AT["in_play"])
-        val.append(min(betting.dice_in_play / MAX_QUANTITY, 1.0))
-    if state.phase in _PHASES:
-        ones.append(g + SHARED_AT["phase"] + _PHASES[state.phase])
-    elif state.phase != "over":
-        ones.append(g + SHARED_AT["phase"] + 4)
-    if state.pending and state.pending[0] in _DECISION_INDEX:  # the options' decisions: in their own block
-        ones.append(g + SHARED_AT["decision"] + _DECISION_INDEX[state.pending[0]])
+            counted += [_CUP + _DIE_AT[kind][face] for kind, face in betting.cups[seat] if kind != _MAYOR_DIE]
+        bids = betting.bids
+        if bids:
+            counted += [_BETS + ((q - 1) * BET_FACES + f - LOWEST_FACE) * MAX_CAPTAINS + (who - seat) % c_n
+                        for who, q, f in bids]  # fmt: skip
+            _, q, f = bids[-1]
+            counted.append(_LAST_FACE + f - LOWEST_FACE)
+            at.append(_LAST_QUANTITY)
+            values.append(q)
+        at.append(_IN_PLAY)
+        values.append(betting.dice_in_play)
+    if state.phase != "over":
+        counted.append(_PHASE + _PHASE_INDEX.get(state.phase, _OTHER_PHASE))
+    pending = state.pending
+    if pending and pending[0] in _DECISION_INDEX:  # the options' decisions: in their own block
+        counted.append(_DECISION + _DECISION_INDEX[pending[0]])
     reroll = work.get(Reroll)
-    if reroll and reroll.die in _REROLL_DIE:
-        ones.append(g + SHARED_AT["reroll_die"] + _REROLL_DIE[reroll.die])
+    if reroll and reroll.die in _REROLL_DIE_INDEX:
+        counted.append(_REROLL_DIE + _REROLL_DIE_INDEX[reroll.die])
     effect = work.get(Effect)
     if effect:
         if effect.card >= 0:
-            ones.append(g + SHARED_AT["card"] + effect.card)
+            counted.append(_CARD + effect.card)
         elif effect.source == "tile":
             tile = state.slots[state.position(state.resolver)]
             if tile < BASE_TILES:
-                ones.append(g + SHARED_AT["tile"] + tile)
+                counted.append(_TILE + tile)
     if state.sail_die:
-        ones.append(g + SHARED_AT["sail_die"] + state.sail_die - 1)
+        counted.append(_SAIL_DIE + state.sail_die - 1)
     if state.pt:
-        ones += (g + SHARED_AT["pt"] + (0 if state.pt.die == "P" else 1),
-                 g + SHARED_AT["pt"] + (2 if state.pt.face == "O" else 3))  # fmt: skip
+        counted += (_PT_DIE + PT_DICE.index(state.pt.die), _PT_FACE + PT_FACES.index(state.pt.face))
     if state.direction > 0:
-        ones.append(g + SHARED_AT["direction"])
-    first = g + SHARED_AT["map"]
-    ones += [first + slot * len(TILES) + tile for slot, tile in enumerate(state.slots) if 0 <= tile < BASE_TILES]
-    _count(at, val, g + SHARED_AT["played"], [card for _, card in state.played], 3)
-    _count(at, val, g + SHARED_AT["discard"], state.discard, 5)
-    at.append(g + SHARED_AT["deck"])
-    val.append(min(len(state.deck) / 83, 1.0))
+        counted.append(_DIRECTION)
+    counted += _map_bits(tuple(state.slots))
+    counted += [_PLAYED + card for _, card in state.played]
+    counted += [_DISCARD + card for card in state.discard]
     draft = work.get(Draft)
     if draft is not None and seat < state.num_players:
-        _count(at, val, g + SHARED_AT["picks"], draft.picked[seat], 3)
+        counted += [_PICKS + card for card in draft.picked[seat]]
     if placing is not None and seat < state.num_players:
-        first = g + SHARED_AT["own_tiles"]
-        ones += [first + t for t in placing.tiles[seat] if t < BASE_TILES]
-    at.append(g + SHARED_AT["round"])
-    val.append(min(state.round_no / 30, 1.0))
-    out[ones] = 1.0
-    out[at] = val
-    return out
+        counted += [_OWN_TILES + t for t in placing.tiles[seat] if t < BASE_TILES]
+    at += (_DECK, _ROUND)
+    values += (len(state.deck), state.round_no)
 
 
-# -- the options' block ---------------------------------------------------------------------------------------
-EXT_SEAT_FIELDS = (
-    ("out", 1), ("designated", TOWN_N), ("in_town", TOWN_N), ("influence_size", 1), ("influence_used", 1),
-    ("mayor", 1), ("reveal_mayor", 4), ("captain", len(CAPTAINS)), ("sabotaged", 1), ("town_cards", 1),
-)  # fmt: skip
-EXT_SHARED_FIELDS = (
-    ("options", 4), ("variants", len(VARIANTS)), ("decision", len(EXT_DECISIONS)), ("towns", MAX_SLOTS * TOWN_N),
-    ("own_influence", INFLUENCE_N), ("influence_discard", INFLUENCE_N), ("influence_deck", 1),
-    ("playing_card", INFLUENCE_N), ("playing_town", TOWN_N), ("map_new", MAX_SLOTS * len(CITY_TILES)),
-    ("tile_new", len(CITY_TILES)), ("own_tiles_new", len(CITY_TILES)), ("cup_mayor", 4), ("merchant", MAX_SLOTS),
-    ("navy", MAX_SLOTS), ("encounter", 2), ("encounter_roll", 3), ("reroll_encounter", 1), ("drawn_cards", KINDS),
-    ("drawn_influence", INFLUENCE_N), ("captains_free", len(CAPTAINS)), ("cargo_left", 1),
-)  # fmt: skip
-EXT_SEAT_AT, EXT_SEAT_SIZE = layout(EXT_SEAT_FIELDS)
-EXT_SHARED_AT, EXT_SHARED_SIZE = layout(EXT_SHARED_FIELDS)
-EXT_AT = OBSERVATION_SIZE  # the options' block starts where the base layout ends
-FULL_OBSERVATION_SIZE = OBSERVATION_SIZE + MAX_CAPTAINS * EXT_SEAT_SIZE + EXT_SHARED_SIZE
-_EXT_DECISION_INDEX = {d: i for i, d in enumerate(EXT_DECISIONS)}
-_MAYOR_FACE = {1: 0, COIN: 1, BOMB: 2, BLANK: 3}
+@lru_cache(maxsize=64)
+def _map_bits(slots: tuple[int, ...]) -> tuple[int, ...]:
+    """The ``map`` one-hots of a map (maps change only while the tiles are placed)."""
+    return tuple(_MAP + slot * BASE_TILES + tile for slot, tile in enumerate(slots) if 0 <= tile < BASE_TILES)
 
 
 def _mayor_face(cup: list[list[int]] | None) -> int:
     """Index of the Mayor die's face in ``cup`` (1, coin, bomb, blank), or -1 if it is not there."""
     for kind, face in cup or ():
-        if kind == Die.MAYOR:
+        if kind == _MAYOR_DIE:
             return _MAYOR_FACE[face]
     return -1
 
 
-def _encode_ext(state: LyingPiratesState, seat: int, out: np.ndarray) -> None:
+def _gather_options(state: LyingPiratesState, seat: int, work: dict[type, Any], counted: list[int], at: list[int],
+                    values: list[float]) -> None:  # fmt: skip
     """The options' fields of ``seat``'s observation: only what that seat may know."""
     x = state.ext
     opts = x["options"]
-    ones: list[int] = []
     cities = x.get("towns") is not None
     reveal = state.reveal["cups"] if state.reveal else {}
     c_n = state.captains
     for rel in range(c_n):
         c = (seat + rel) % c_n
-        base = EXT_AT + rel * EXT_SEAT_SIZE
+        base = rel * _OPTION_SEAT
         if c in state.crews.out:
-            ones.append(base + EXT_SEAT_AT["out"])
+            counted.append(base + _OUT)
         if x["captain"][c] >= 0:
-            ones.append(base + EXT_SEAT_AT["captain"] + x["captain"][c])
+            counted.append(base + _CAPTAIN + x["captain"][c])
         if x["sabotaged"][c]:
-            ones.append(base + EXT_SEAT_AT["sabotaged"])
+            counted.append(base + _SABOTAGED)
         if not cities:
             continue
         if x["designated"][c] >= 0:
-            ones.append(base + EXT_SEAT_AT["designated"] + x["designated"][c])
+            counted.append(base + _DESIGNATED + x["designated"][c])
         town = x["towns"][state.position(c)]
         if town >= 0:
-            ones.append(base + EXT_SEAT_AT["in_town"] + town)
-        out[base + EXT_SEAT_AT["influence_size"]] = len(x["influence"][c]) / 10
+            counted.append(base + _IN_TOWN + town)
         if x["influence_used"][c]:
-            ones.append(base + EXT_SEAT_AT["influence_used"])
-        if state.crews.holder.get(int(Die.MAYOR)) == c:
-            ones.append(base + EXT_SEAT_AT["mayor"])
+            counted.append(base + _INFLUENCE_USED)
+        if state.crews.holder.get(_MAYOR_DIE) == c:
+            counted.append(base + _MAYOR)
         face = _mayor_face(reveal.get(str(c)))
         if face >= 0:
-            ones.append(base + EXT_SEAT_AT["reveal_mayor"] + face)
-        out[base + EXT_SEAT_AT["town_cards"]] = len(x["town_cards"][c]) / TOWN_N
-    g = EXT_AT + MAX_CAPTAINS * EXT_SEAT_SIZE
-    at = g + EXT_SHARED_AT["options"]
-    ones += [at + i for i, on in enumerate((cities, bool(opts["abilities"]), bool(opts["merchant_ships"]),
-                                            bool(opts["variants"]))) if on]  # fmt: skip
-    at = g + EXT_SHARED_AT["variants"]
-    ones += [at + i for i, v in enumerate(VARIANTS) if v.name in opts["variants"]]
-    if state.pending and state.pending[0] in _EXT_DECISION_INDEX:
-        ones.append(g + EXT_SHARED_AT["decision"] + _EXT_DECISION_INDEX[state.pending[0]])
+            counted.append(base + _REVEAL_MAYOR + face)
+        at += (base + _INFLUENCE_SIZE, base + _TOWN_CARDS)
+        values += (len(x["influence"][c]), len(x["town_cards"][c]))
+    flags = (cities, opts["abilities"], opts["merchant_ships"], opts["variants"])
+    counted += [_OPTIONS + i for i, on in enumerate(flags) if on]
+    counted += [_VARIANTS + i for i, v in enumerate(VARIANTS) if v.name in opts["variants"]]
+    if state.pending and state.pending[0] in _OPTION_DECISION_INDEX:
+        counted.append(_OPTION_DECISION + _OPTION_DECISION_INDEX[state.pending[0]])
     if x["captain_order"]:
-        at = g + EXT_SHARED_AT["captains_free"]
-        ones += [at + a for a in range(len(CAPTAINS)) if a not in x["captain"]]
+        counted += [_CAPTAINS_FREE + a for a in range(len(CAPTAINS)) if a not in x["captain"]]
     if x["merchant"] >= 0:
-        ones += (g + EXT_SHARED_AT["merchant"] + x["merchant"], g + EXT_SHARED_AT["navy"] + x["navy"])
-    work = {type(frame): frame for frame in state.stack}
-    enc = work.get(Encounter)
-    if enc:
-        ones.append(g + EXT_SHARED_AT["encounter"] + (0 if enc.ship == "merchant" else 1))
-        if enc.roll >= 0:
-            ones.append(g + EXT_SHARED_AT["encounter_roll"] + enc.roll)
+        counted += (_MERCHANT + x["merchant"], _NAVY + x["navy"])
+    encounter = work.get(Encounter)
+    if encounter:
+        counted.append(_ENCOUNTER + (0 if encounter.ship == "merchant" else 1))
+        if encounter.roll >= 0:
+            counted.append(_ENCOUNTER_ROLL + encounter.roll)
     reroll = work.get(Reroll)
     if reroll and reroll.die == "encounter":
-        ones.append(g + EXT_SHARED_AT["reroll_encounter"])
-    at = g + EXT_SHARED_AT["map_new"]
-    ones += [at + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots) if t >= BASE_TILES]
+        counted.append(_REROLL_ENCOUNTER)
+    counted += [_MAP_NEW + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots)
+                if t >= BASE_TILES]  # fmt: skip
     effect = work.get(Effect)
     if effect and effect.source == "tile":
         tile = state.slots[state.position(state.resolver)]
         if tile >= BASE_TILES:
-            ones.append(g + EXT_SHARED_AT["tile_new"] + tile - BASE_TILES)
+            counted.append(_TILE_NEW + tile - BASE_TILES)
     placing = work.get(Placing)
     if placing is not None and seat < state.num_players:
-        at = g + EXT_SHARED_AT["own_tiles_new"]
-        ones += [at + t - BASE_TILES for t in placing.tiles[seat] if t >= BASE_TILES]
+        counted += [_OWN_TILES_NEW + t - BASE_TILES for t in placing.tiles[seat] if t >= BASE_TILES]
     drawn = work.get(KeepOne)
     if drawn and drawn.seat == seat:  # only the drawer sees the two cards
-        at = g + EXT_SHARED_AT["drawn_cards" if drawn.what == "card" else "drawn_influence"]
-        for k in drawn.cards:
-            out[at + k] += 0.5
-    if cities:
-        at = g + EXT_SHARED_AT["towns"]
-        ones += [at + slot * TOWN_N + t for slot, t in enumerate(x["towns"]) if t >= 0]
-        at = g + EXT_SHARED_AT["own_influence"]
-        for k in x["influence"][seat]:
-            out[at + k] += 1 / 3
-        at = g + EXT_SHARED_AT["influence_discard"]
-        for k in x["influence_discard"]:
-            out[at + k] += 1 / 3
-        out[g + EXT_SHARED_AT["influence_deck"]] = len(x["influence_deck"]) / 21
-        playing = work.get(Influence)
-        if playing:
-            ones.append(g + EXT_SHARED_AT["playing_card"] + playing.card)
-            if playing.town >= 0:
-                ones.append(g + EXT_SHARED_AT["playing_town"] + playing.town)
-        if state.betting is not None:
-            face = _mayor_face(state.betting.cups.get(seat))
-            if face >= 0:
-                ones.append(g + EXT_SHARED_AT["cup_mayor"] + face)
-        cargo = work.get(Cargo)
-        if cargo and cargo.queue:
-            out[g + EXT_SHARED_AT["cargo_left"]] = cargo.queue[0][1] / 3
-    out[ones] = 1.0
-    np.minimum(out, 1.0, out=out)
+        first = _DRAWN_CARDS if drawn.what == "card" else _DRAWN_INFLUENCE
+        counted += [first + k for k in drawn.cards]
+    if not cities:
+        return
+    counted += [_TOWNS + slot * TOWN_N + t for slot, t in enumerate(x["towns"]) if t >= 0]
+    counted += [_OWN_INFLUENCE + k for k in x["influence"][seat]]
+    counted += [_INFLUENCE_DISCARD + k for k in x["influence_discard"]]
+    at.append(_INFLUENCE_DECK)
+    values.append(len(x["influence_deck"]))
+    playing = work.get(Influence)
+    if playing:
+        counted.append(_PLAYING_CARD + playing.card)
+        if playing.town >= 0:
+            counted.append(_PLAYING_TOWN + playing.town)
+    if state.betting is not None:
+        face = _mayor_face(state.betting.cups.get(seat))
+        if face >= 0:
+            counted.append(_CUP_MAYOR + face)
+    cargo = work.get(Cargo)
+    if cargo and cargo.queue:
+        at.append(_CARGO_LEFT)
+        values.append(cargo.queue[0][1])

@@ -26,7 +26,92 @@ position and laps, coins, crew and special dice, hand size (and the cards
 this captain knows it holds), the current bets with who made them, the last
 reveal of every cup, the round's winner/losers/survivors, battles and dice in
 progress, the map, cards played, and the open decision with its card or tile.
-Layout in `envs.lying_pirates.codec`.
+
+The vector field by field (`envs.lying_pirates.codec.LAYOUT`, and with any option below on
+`FULL_LAYOUT`: the same values first, then the option blocks from 2996 on; `at` is the first value's
+position, a seat block's copy 0; a test keeps this table equal to `describe()` of both):
+
+| at | field | size | encoding | meaning |
+|--:|---|--:|---|---|
+| 0 | **seat** x 6 | 99 | | seat k: k captains on from the observer (0: itself); copy k at 0 + k x 99 |
+| 0 | present | 1 | 0 or 1 | the seat is at the table |
+| 1 | phantom | 1 | 0 or 1 | it is the Phantom (two players) |
+| 2 | position | 16 | 0 or 1 | one-hot: its slot on the map |
+| 18 | laps | 1 | min(value / 2, 1) | laps sailed (tiles sailed / the map's slots) |
+| 19 | home | 1 | 0 or 1 | back on the Base after a full lap |
+| 20 | coins | 1 | min(value / 20, 1) | coins |
+| 21 | crew | 1 | min(value / 10, 1) | crew dice |
+| 22 | specials | 4 | 0 or 1 | per special die (pirate king, mermaid, cursed, ghost): it holds it |
+| 26 | hand_size | 1 | min(value / 10, 1) | action cards in hand |
+| 27 | known | 21 | min(value / 3, 1) | per card kind: the cards the observer knows it holds (its own: the hand) |
+| 48 | tiles | 3 | min(value / 9, 1) | unplaced tiles per water (safe, uncharted, treacherous) |
+| 51 | excluded | 1 | 0 or 1 | out of this Betting phase |
+| 52 | next_excluded | 1 | 0 or 1 | out of the next Betting phase |
+| 53 | used | 3 | 0 or 1 | gold card, silver card, reroll used this round |
+| 56 | token | 1 | 0 or 1 | holds the Starting Captain token |
+| 57 | result | 3 | 0 or 1 | one-hot: this round's winner, loser, survivor |
+| 60 | battling | 1 | 0 or 1 | in the battle being fought |
+| 61 | icon | 3 | 0 or 1 | one-hot: its battle die (skull, dagger, swords) |
+| 64 | reveal | 6 | min(value / 10, 1) | its cup at the last reveal: crew dice per face 1-6 |
+| 70 | reveal_specials | 4x7 | 0 or 1 | its cup at the last reveal: each special die's face, one-hot |
+| 98 | final_crew | 1 | min(value / 20, 1) | its crew in the final battle |
+| 594 | **shared** | 2402 | | the table, and the observer's own cup, picks and tiles |
+| 594 | cup | 6 | min(value / 10, 1) | own cup while betting: crew dice per face 1-6 |
+| 600 | cup_specials | 4x7 | 0 or 1 | own cup: each special die's face, one-hot |
+| 628 | bets | 60x5x6 | 0 or 1 | every bet of this Betting phase, quantity x face 2-6: the seat that made it, one-hot |
+| 2428 | last_quantity | 1 | min(value / 60, 1) | the last bet's quantity |
+| 2429 | last_face | 5 | 0 or 1 | one-hot: the last bet's face 2-6 |
+| 2434 | in_play | 1 | min(value / 60, 1) | dice in play |
+| 2435 | phase | 5 | 0 or 1 | one-hot: Betting, Sail, Action, final battle, other (none: over) |
+| 2440 | decision | 10 | 0 or 1 | one-hot: the open decision, ``rules.DECISIONS`` |
+| 2450 | reroll_die | 3 | 0 or 1 | one-hot: the die a reroll is for (sail, Pirate / Treasure, battle) |
+| 2453 | card | 21 | 0 or 1 | one-hot: the card whose effect is being decided |
+| 2474 | tile | 25 | 0 or 1 | one-hot: the tile whose effect is being decided |
+| 2499 | sail_die | 2 | 0 or 1 | one-hot: the sail die's face (1, 2) |
+| 2501 | pt_die | 2 | 0 or 1 | one-hot: the tile's die rolled (Pirate, Treasure) |
+| 2503 | pt_face | 2 | 0 or 1 | one-hot: its face (O, X) |
+| 2505 | direction | 1 | 0 or 1 | the token turns clockwise |
+| 2506 | map | 16x25 | 0 or 1 | per slot: its tile, one-hot |
+| 2906 | played | 21 | min(value / 3, 1) | per card kind: played this round |
+| 2927 | discard | 21 | min(value / 5, 1) | per card kind: in the discard pile |
+| 2948 | deck | 1 | min(value / 83, 1) | cards in the deck |
+| 2949 | picks | 21 | min(value / 3, 1) | per card kind: own draft picks |
+| 2970 | own_tiles | 25 | 0 or 1 | own unplaced tiles |
+| 2995 | round | 1 | min(value / 30, 1) | the round |
+| 2996 | **option_seat** x 6 | 32 | | seat k: k captains on from the observer (0: itself); copy k at 2996 + k x 32 |
+| 2996 | out | 1 | 0 or 1 | sunk (out of the game) |
+| 2997 | designated | 7 | 0 or 1 | one-hot: its designated town |
+| 3004 | in_town | 7 | 0 or 1 | one-hot: the town it is in |
+| 3011 | influence_size | 1 | min(value / 10, 1) | influence cards in hand |
+| 3012 | influence_used | 1 | 0 or 1 | played an influence card this round |
+| 3013 | mayor | 1 | 0 or 1 | holds the Mayor die |
+| 3014 | reveal_mayor | 4 | 0 or 1 | one-hot: the Mayor die's face at the last reveal (1, coin, bomb, blank) |
+| 3018 | captain | 8 | 0 or 1 | one-hot: its captain coaster |
+| 3026 | sabotaged | 1 | 0 or 1 | Saboteur Sly's ability used |
+| 3027 | town_cards | 1 | min(value / 7, 1) | town cards left to slot |
+| 3188 | **option_shared** | 316 | | the options |
+| 3188 | options | 4 | 0 or 1 | on: the expansion, abilities, Merchant Ships, variant cards |
+| 3192 | variants | 9 | 0 or 1 | per variant card: in play |
+| 3201 | option_decision | 11 | 0 or 1 | one-hot: the open option decision, ``rules.EXT_DECISIONS`` |
+| 3212 | towns | 16x7 | 0 or 1 | per slot: the town under it, one-hot |
+| 3324 | own_influence | 7 | min(value / 3, 1) | per influence card kind: own hand |
+| 3331 | influence_discard | 7 | min(value / 3, 1) | per influence card kind: discarded |
+| 3338 | influence_deck | 1 | min(value / 21, 1) | influence cards in the deck |
+| 3339 | playing_card | 7 | 0 or 1 | one-hot: the influence card being played |
+| 3346 | playing_town | 7 | 0 or 1 | one-hot: its town |
+| 3353 | map_new | 16x4 | 0 or 1 | per slot: its expansion tile, one-hot |
+| 3417 | tile_new | 4 | 0 or 1 | one-hot: the expansion tile being resolved |
+| 3421 | own_tiles_new | 4 | 0 or 1 | own unplaced expansion tiles |
+| 3425 | cup_mayor | 4 | 0 or 1 | one-hot: the Mayor die's face in the own cup |
+| 3429 | merchant | 16 | 0 or 1 | one-hot: the Merchant Ship's slot |
+| 3445 | navy | 16 | 0 or 1 | one-hot: the Navy Ship's slot |
+| 3461 | encounter | 2 | 0 or 1 | one-hot: the ship being met (Merchant, Navy) |
+| 3463 | encounter_roll | 3 | 0 or 1 | one-hot: the battle die rolled for it |
+| 3466 | reroll_encounter | 1 | 0 or 1 | the reroll open is for that die |
+| 3467 | drawn_cards | 21 | min(value / 2, 1) | per card kind: own drawn cards waiting for "keep one" |
+| 3488 | drawn_influence | 7 | min(value / 2, 1) | the same for influence cards |
+| 3495 | captains_free | 8 | 0 or 1 | per captain coaster: still free |
+| 3503 | cargo_left | 1 | min(value / 3, 1) | cargo the captain losing it has still to lose |
 
 ### Action Space
 Bets, "exactly" and "Liar!"; reroll or keep; the priority window's pass /
@@ -78,6 +163,7 @@ import numpy as np
 
 from envs.core.aec import BoardGameEnv, wrap
 from envs.core.codec import Action, ActionCodec
+from envs.core.fields import Layout
 from envs.core.game import Game, GameState
 from envs.lying_pirates import codec as lp_codec
 from envs.lying_pirates.content import VARIANTS
@@ -95,7 +181,8 @@ class LyingPiratesGame(Game):
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 4
     codec: ClassVar[ActionCodec] = lp_codec.CODEC
-    observation_size: ClassVar[int] = lp_codec.OBSERVATION_SIZE
+    layout: ClassVar[Layout] = lp_codec.LAYOUT
+    observation_size: ClassVar[int] = lp_codec.LAYOUT.size
     score_scale: ClassVar[float] = 50.0
     state_class: ClassVar[type[GameState]] = LyingPiratesState
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
@@ -117,9 +204,10 @@ class LyingPiratesGame(Game):
         super().__init__(**defaults)
         self.full = has_options(defaults)
         if self.full:
-            # With an option on, this env's spaces are the full layout (built once, from its options).
+            # With an option on, this env's spaces are the full layout (chosen once, from its options).
             self.codec = lp_codec.FULL_CODEC
-            self.observation_size = lp_codec.FULL_OBSERVATION_SIZE
+            self.layout = lp_codec.FULL_LAYOUT
+            self.observation_size = self.layout.size
 
     def is_zero_sum(self, num_players: int) -> bool:
         return num_players != 2  # a Phantom win costs both players
@@ -149,6 +237,11 @@ class LyingPiratesGame(Game):
 
     def action_to_id(self, state: LyingPiratesState, action: Action, seat: int) -> int:
         return lp_codec.action_to_id(action, seat, state.captains)
+
+    def legal_action_ids(self, state: LyingPiratesState, seat: int) -> list[int]:
+        if state.pending[0] == "bet":  # the Betting phase's decision: the round's bets, converted once per set
+            return lp_codec.bet_ids(state.betting)
+        return lp_codec.action_ids(state.legal_actions(), seat, state.captains)
 
     def id_to_action(self, state: LyingPiratesState, action_id: int, seat: int) -> Action:
         # the ids are decoded with the full layout; a table without the expansion stops at its own codec

@@ -289,16 +289,14 @@ def test_observation_shows_towns_designations_influence_and_the_mayor():
     state = action_window(edit)
     obs = codec.encode(state, ANNE)
     assert obs.shape == (codec.FULL_OBSERVATION_SIZE,)
-    g = codec.EXT_AT + codec.MAX_CAPTAINS * codec.EXT_SEAT_SIZE
-    towns = obs[g + codec.EXT_SHARED_AT["towns"] :][: codec.MAX_SLOTS * 7].reshape(codec.MAX_SLOTS, 7)
-    assert towns[1, EASTPORT] == 1 and towns[0].sum() == 0
-    assert obs[g + codec.EXT_SHARED_AT["own_influence"] + CARD] == pytest.approx(2 / 3)
-    bob = codec.EXT_AT + 1 * codec.EXT_SEAT_SIZE  # relative seat 1 from Anne
-    assert obs[bob + codec.EXT_SEAT_AT["mayor"]] == 1
-    assert obs[bob + codec.EXT_SEAT_AT["designated"] + LIGHTHOUSE] == 1
+    view = codec.FULL_LAYOUT.view(obs)
+    assert view.towns[1, EASTPORT] == 1 and view.towns[0].sum() == 0
+    assert view.own_influence[CARD] == pytest.approx(2 / 3)
+    assert view.mayor[1] == 1  # Bob: relative seat 1 from Anne
+    assert view.designated[1, LIGHTHOUSE] == 1
     # Bob sees his own influence cards, not Anne's
     assert (
-        codec.encode(state, BOB)[g + codec.EXT_SHARED_AT["own_influence"] + CARD] == 0
+        codec.FULL_LAYOUT.view(codec.encode(state, BOB)).own_influence[CARD] == 0
         or CARD in (state.ext["influence"][BOB])
     )
 
