@@ -330,9 +330,6 @@ def main() -> None:
                     print(f"    {outcome}: {line}")
 
 
-if __name__ == "__main__":
-    main()
-
 
 def _refusal(env_name: str, num_players: int, change: Any, **options: Any) -> str:
     env = envs.make(env_name, raw=True, num_players=num_players, **options)
@@ -368,3 +365,7 @@ def _refusal(env_name: str, num_players: int, change: Any, **options: Any) -> st
 ])  # fmt: skip
 def test_bad_fields_are_named_by_their_path(env_name, num_players, change, message):
     assert re.search(message, _refusal(env_name, num_players, change))
+
+
+if __name__ == "__main__":
+    main()

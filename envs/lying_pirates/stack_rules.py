@@ -3,7 +3,7 @@
 Every frame stands on a frame that pushes it, at the stage that frame waits at meanwhile (``ABOVE``); the
 bottom frame is a phase of a round, at a stage that fits the state's phase (``BOTTOM``); each frame needs
 its option and its fields fit the state (``FRAME_CHECKS``); and the open decision is the one the top
-frame's step asks, of the captain it asks (``asked``).  Refusals name the field by its path.
+frame's step asks, of the captain it asks (``_asked``).  Refusals name the field by its path.
 """
 
 from __future__ import annotations
@@ -12,11 +12,7 @@ from collections import Counter
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from envs.core.validate import (
-    ensure,
-    fail,
-    join,
-)
+from envs.core.validate import ensure, fail, join
 from envs.lying_pirates.captains import SABOTAGE, CaptainChoice
 from envs.lying_pirates.cargo import Cargo, MayorReveal
 from envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing

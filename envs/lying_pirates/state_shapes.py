@@ -10,7 +10,7 @@ What the shapes cannot say (conservation, the stack's order) ``validation`` chec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from envs.core.validate import (
     Bool,
@@ -72,9 +72,6 @@ from envs.lying_pirates.merchants import Encounter
 from envs.lying_pirates.rules import ALL_DECISIONS
 from envs.lying_pirates.variant_cards import KeepOne
 
-if TYPE_CHECKING:
-    pass
-
 # What the rules leave unbounded (coins, rounds, the Phantom's laps, a window's turns), capped far beyond
 # any game so that every number stays small.
 UNBOUNDED = 10**6
@@ -82,6 +79,10 @@ MAX_STACK = 8  # the setup's seven frames at most (a Betting phase under six ste
 PHASES = ("betting", "sail", "action", "final", "over")
 DECISIONS = tuple(sorted(ALL_DECISIONS))
 VARIANT_NAMES = tuple(v.name for v in VARIANTS)
+
+
+def _captains(context: Context) -> int:
+    return context["captains"]
 
 
 def _last_captain(context: Context) -> int:
@@ -123,10 +124,10 @@ FRAME_FIELDS: dict[type[Frame], dict[str, Spec]] = {
     BettingPhase: {}, SailPhase: {}, ActionPhase: {}, FinalAfterCard: {},
     CaptainChoice: {}, TownPlacing: {}, TownChoosing: {}, InfluenceSetup: {}, MayorReveal: {},
     CatchUp: {"group": Maybe(ListOf(PLAYER, MAX_CAPTAINS, 1)), "asked": PLAYER_LIST, "accepted": PLAYER_LIST},
-    FinalBattle: {"crew": ListOf(MANY, lambda c: c["captains"]),
+    FinalBattle: {"crew": ListOf(MANY, _captains),
                   "rolling": CAPTAIN_LIST, "battles": MANY, "buying": CAPTAIN_LIST,
-                  "rolls": ListOf(BATTLE_ROLL, lambda c: c["captains"]),
-                  "used": ListOf(Fields((("rerolled", Bool()), ("played", Bool()))), lambda c: c["captains"])},
+                  "rolls": ListOf(BATTLE_ROLL, _captains),
+                  "used": ListOf(Fields((("rerolled", Bool()), ("played", Bool()))), _captains)},
     Reroll: {"queue": PLAYER_LIST, "die": OneOf(("sail", "pt", "battle", "encounter"), "a die:")},
     Window: {"kind": OneOf(("sail", "action", "final"), "a window:"), "order": ListOf(PLAYER, MAX_CAPTAINS, 1),
              "turn": MANY, "passes": Int(0, MAX_CAPTAINS, "a number of passes")},
@@ -253,7 +254,7 @@ def state_fields(with_ext: bool) -> Record:
         "sail_die": Int(0, 2, "a sail die's face (or 0)"),
         "finished": PLAYER_LIST,
         "resolver": NO_CAPTAIN,
-        "played": ListOf(Fields((("captain", CAPTAIN), ("card", CARD))), lambda c: 2 * c["captains"]),
+        "played": ListOf(Fields((("captain", CAPTAIN), ("card", CARD))), lambda context: 2 * _captains(context)),
         "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", PLAYER)))),
         "winners": CAPTAIN_LIST,
         "log": ListOf(Str(200), 30),

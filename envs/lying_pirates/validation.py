@@ -16,11 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from envs.core.validate import (
-    Tally,
-    ensure,
-    join,
-)
+from envs.core.validate import Tally, ensure, join
+from envs.lying_pirates.betting import MAX_CUP
 from envs.lying_pirates.captains import CaptainChoice
 from envs.lying_pirates.cargo import MayorReveal
 from envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
@@ -38,9 +35,7 @@ from envs.lying_pirates.content import (
 )
 from envs.lying_pirates.crew import BOARD, TOTAL_CREW
 from envs.lying_pirates.dice import CREW_LIMIT, Die
-from envs.lying_pirates.frames import (
-    SailPhase,
-)
+from envs.lying_pirates.frames import SailPhase
 from envs.lying_pirates.options import has_options
 from envs.lying_pirates.rules import GOLD_USED, SILVER_USED
 from envs.lying_pirates.stack_rules import check_stack, distinct, expansion_on, options_of, where
@@ -122,6 +117,8 @@ def _check_crews(state: State) -> None:
             ensure(crews.crew[c] == 0, at, f"sunk captain {c} has no crew")
         else:
             ensure(crews.crew[c] >= 1, at, f"captain {c} keeps a crew die")
+        ensure(crews.crew[c] <= crews.limit(c), at, f"captain {c}'s crew is more than its limit {crews.limit(c)}")
+        ensure(crews.dice(c) <= MAX_CUP, at, f"captain {c}'s dice are more than a cup holds ({MAX_CUP})")
     abilities = options["abilities"]
     if not abilities and "Instant Death" not in options["variants"]:
         return  # the crews' option fields are absent (``_crews``)
