@@ -119,6 +119,7 @@ def _option_of(kind: type[Frame], frame: Frame, options: dict[str, Any]) -> str 
 
 
 def check_stack(state: State) -> None:
+    """Refuse a stack the engine cannot have built, or an open decision its top frame does not ask."""
     options = options_of(state)
     for i, frame in enumerate(state.stack):
         missing = _option_of(type(frame), frame, options)
@@ -184,7 +185,8 @@ def _check_nothing(state: State, frame: Frame, below: Frame | None, above: Frame
 
 def _check_reroll(state: State, r: Reroll, below: Frame | None, above: Frame | None, path: str) -> None:
     want = {SailPhase: "sail" if below.stage == "sail_window" else "pt", Battle: "battle", Encounter: "encounter"}
-    ensure(r.die == want[type(below)], join(path, "die"), f"the die the {type(below).__name__} rolled is {want}")
+    die = want[type(below)]
+    ensure(r.die == die, join(path, "die"), f"the die the {type(below).__name__} at {below.stage!r} rolled is {die!r}")
     distinct(r.queue, join(path, "queue"))
     rollers = {"battle": getattr(below, "rolling", []), "sail": [state.result.get("winner")]}
     rollers = rollers.get(r.die, [state.resolver])
