@@ -59,6 +59,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -160,6 +161,13 @@ def action_to_id(action: Action, seat: int, captains: int) -> int:
 
 
 def id_to_action(action_id: int, seat: int, captains: int) -> Action:
+    actions = _actions_for(seat, captains)
+    if 0 <= action_id < len(actions) and actions[action_id] is not None:
+        return actions[action_id]
+    return _decode(action_id, seat, captains)  # says what is wrong with the id
+
+
+def _decode(action_id: int, seat: int, captains: int) -> Action:
     coded = FULL_CODEC.decode(action_id)
     kind = coded[0]
     if kind in ("bid", "exact"):
@@ -195,15 +203,21 @@ def action_to_str(action: Action) -> str:
 
 
 @cache
-def _ids_for(seat: int, captains: int) -> dict[Action, int]:
-    """Every engine action ``seat`` may take at a table of ``captains``, to its id (built once per pair)."""
-    table = {}
+def _actions_for(seat: int, captains: int) -> list[Action | None]:
+    """Per id, the engine action it is for ``seat`` at a table of ``captains`` (built once per pair); None for
+    a relative seat beyond the table."""
+    actions: list[Action | None] = []
     for i in range(FULL_CODEC.n):
-        kind = FULL_CODEC.decode(i)[0]
-        if kind in _SEATED and FULL_CODEC.decode(i)[1] >= captains:
-            continue  # a relative seat beyond the table
-        table[id_to_action(i, seat, captains)] = i
-    return table
+        coded = FULL_CODEC.decode(i)
+        beyond = coded[0] in _SEATED and coded[1] >= captains
+        actions.append(None if beyond else _decode(i, seat, captains))
+    return actions
+
+
+@cache
+def _ids_for(seat: int, captains: int) -> dict[Action, int]:
+    """Every engine action ``seat`` may take at a table of ``captains``, to its id."""
+    return {action: i for i, action in enumerate(_actions_for(seat, captains)) if action is not None}
 
 
 def action_ids(actions: Iterable[Action], seat: int, captains: int) -> list[int]:
@@ -375,6 +389,8 @@ _HELD = [(int(d), _SPECIALS + i) for i, d in enumerate(SPECIALS)]  # (die, where
 _CREW_DIE, _MAYOR_DIE = int(Die.CREW), int(Die.MAYOR)
 _WATER_OF = {t: WATERS.index(tile.water) for t, tile in enumerate(ALL_TILES) if tile.water in WATERS}  # on its back
 _MAYOR_FACE = {1: 0, COIN: 1, BOMB: 2, BLANK: 3}
+_WINNER, _LOSER, _SURVIVOR = range(3)  # the ``result`` one-hot
+_NOTHING_KNOWN, _NOTHING_USED = [0] * KINDS, [False] * 3
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
@@ -420,6 +436,7 @@ class _Seating:
     home: tuple[int, ...]  # per captain: its ``home`` bit
     scalars: tuple[int, ...]  # ``laps``, ``coins``, ``crew``, ``hand_size`` of every captain, field by field
     reveal: dict[str, int]  # per captain, as the reveal names it: its ``reveal`` field
+    result: tuple[int, ...]  # per captain: its ``result`` one-hot's first bit
 
 
 def _seating(captains: int, seat: int) -> _Seating:
@@ -431,6 +448,7 @@ def _seating(captains: int, seat: int) -> _Seating:
         home=tuple(b + _HOME for b in base),
         scalars=tuple(b + field for field in (_LAPS, _COINS, _CREW, _HAND_SIZE) for b in base),
         reveal={str(c): b + _REVEAL for c, b in enumerate(base)},
+        result=tuple(b + _RESULT for b in base),
     )
 
 
@@ -457,7 +475,7 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
         counted.append(base[state.phantom] + _PHANTOM)
     counted += [base[seat] + _KNOWN + k for k in hands[seat]]
     for c, row in enumerate(state.known[seat]):
-        if c != seat and any(row):
+        if row != _NOTHING_KNOWN and c != seat:  # a list compare: most rows are all zeros
             at += [base[c] + _KNOWN + k for k, n in enumerate(row) if n]
             values += [n for n in row if n]
     placing = work.get(Placing)
@@ -467,14 +485,17 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
     counted += [base[c] + _EXCLUDED for c in state.excluded]
     counted += [base[c] + _NEXT_EXCLUDED for c in state.next_excluded]
     for c, used in enumerate(state.used):
-        if any(used):
+        if used != _NOTHING_USED:
             counted += [base[c] + _USED + i for i, u in enumerate(used) if u]
     if state.token >= 0:
         counted.append(base[state.token] + _TOKEN)
     result = state.result
     if result:
-        winner, losers = result["winner"], result["losers"]
-        counted += [b + _RESULT + (0 if c == winner else 1 if c in losers else 2) for c, b in enumerate(base)]
+        outcome = [_SURVIVOR] * c_n
+        for c in result["losers"]:
+            outcome[c] = _LOSER
+        outcome[result["winner"]] = _WINNER
+        counted += map(add, table.result, outcome)
     fight = work.get(Battle) or work.get(FinalBattle)
     if fight:
         rolls = fight.rolls
@@ -484,8 +505,8 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
                 counted.append(base[c] + _ICON + rolls[c])
     if state.reveal:
         reveal_at = table.reveal
-        counted += [reveal_at[c] + _DIE_AT[kind][face] for c, cup in state.reveal["cups"].items() for kind, face in cup
-                    if kind != _MAYOR_DIE]  # fmt: skip
+        counted += [first + _DIE_AT[kind][face] for c, cup in state.reveal["cups"].items() for first in (reveal_at[c],)
+                    for kind, face in cup if kind != _MAYOR_DIE]  # fmt: skip
     final = work.get(FinalBattle)
     if final:
         at += [b + _FINAL_CREW for b in base]
