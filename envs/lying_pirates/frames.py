@@ -11,10 +11,11 @@ The options' frames live with their rules (``cities``, ``influence``, ``cargo``,
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from envs.core.game import plain
+from envs.core.game import copied, plain
 
 
 @dataclass
@@ -31,6 +32,13 @@ class Frame:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
+
+    def copy(self) -> Frame:
+        """A deep copy (every field is plain data)."""
+        new = copy.copy(self)
+        for f in fields(self):
+            setattr(new, f.name, copied(getattr(self, f.name)))
+        return new
 
 
 # -- the round: one phase frame at the bottom of the stack ------------------------------------------

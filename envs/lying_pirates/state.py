@@ -11,13 +11,14 @@ through ``hooks`` (``options.hooks_for``).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
 import numpy as np
 
 from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState, plain
+from envs.core.game import TERMINAL, GameState, copied, plain
 from envs.lying_pirates import engine, old_saves, state_shapes, validation
 from envs.lying_pirates.betting import BettingRound
 from envs.lying_pirates.content import ALL_TILES, CARDS, MAP_WATERS, SAFE, SILVER, TREACHEROUS, UNCHARTED
@@ -197,6 +198,22 @@ class LyingPiratesState(GameState):
         if self.ext is not None:
             data["ext"] = plain(self.ext)  # only games with options: a base game's dict has no "ext"
         return data
+
+    def clone(self) -> LyingPiratesState:
+        """A deep copy, without ``from_dict``'s validation: the position is already valid, and searches clone at
+        every simulation (restoring through ``from_dict`` costs about ten times as much).  The hooks follow from
+        the options, which a game never changes: shared."""
+        new = copy.copy(self)
+        for name in self._FIELDS:
+            setattr(new, name, copied(getattr(self, name)))
+        crews = self.crews
+        new.crews = Crews(list(crews.crew), dict(crews.holder), crews.bag, copied(crews.limits),
+                          list(crews.cursed_spare), crews.mortal, list(crews.out))  # fmt: skip
+        new.betting = self.betting.copy() if self.betting else None
+        new.pt = copy.copy(self.pt)
+        new.stack = [frame.copy() for frame in self.stack]
+        new.ext = copied(self.ext)
+        return new
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LyingPiratesState:
