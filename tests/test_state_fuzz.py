@@ -57,12 +57,13 @@ def tables(name: str, slow: bool = True) -> list[tuple[str, list[int], dict[str,
     """``(label, player counts, options)``: the default table at every player count, then each test config
     (``slow=False``: without the configs that the game leaves to the slow suite)."""
     game = envs.game(name)
-    out = [(name, list(range(game.min_players, game.max_players + 1)), {})]
+    counts = list(range(game.min_players, game.max_players + 1))
+    out = [(f"{name} ({counts[0]}-{counts[-1]}p)", counts, {})]
     for config in game.test_configs:
         if config.get("slow") and not slow:
             continue
         options = {k: v for k, v in config.items() if k not in ("num_players", "slow")}
-        label = f"{name} ({', '.join(f'{k}={v}' for k, v in options.items())})"
+        label = f"{name} ({config['num_players']}p, {', '.join(f'{k}={v}' for k, v in options.items())})"
         out.append((label, [config["num_players"]], options))
     return out
 
