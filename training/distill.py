@@ -23,7 +23,9 @@ How (Ross, Gordon & Bagnell 2011, "DAgger"; Rusu et al. 2016, "Policy distillati
 Games are seeded and the learner's seat is drawn per game, each round from its own seeds.  Every round leaves
 ``round_K.zip`` (the student and its optimizer) and ``data_K.npz`` (its decisions) in the run directory, so a run
 stopped by Ctrl-C or SIGTERM (exit 130) or a crash and started again with the same command carries on after its
-last whole round and ends where an unbroken run ends.  The result, ``final.zip``, is a checkpoint like any other
+last whole round and ends where an unbroken run ends.  Started again with other settings (more rounds, other
+table sizes or teachers, ``--sharpen``), it carries on from the same rounds under the new ones; the sidecar records
+the settings of the run that finished and every round's row.  The result, ``final.zip``, is a checkpoint like any other
 (the sidecar's ``"distillation"`` block records the recipe and the agreement with the teachers per round)::
 
     python -m training.distill liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --teacher 2=bayes \\
@@ -68,6 +70,7 @@ class DistillConfig:
     batch_size: int = 512
     learning_rate: float = 1e-4
     value_coef: float = 0.5
+    sharpen: float = 1.0  # targets = teacher's probabilities ** (1 / sharpen), renormalised; < 1: nearer its argmax
     max_grad_norm: float = 0.5
     seed: int = 0
 
@@ -144,11 +147,17 @@ def load_data(path: Path) -> Decisions:
                          saved["returns"].tolist(), saved["players"].tolist())  # fmt: skip
 
 
-def stack(rounds: list[Decisions]) -> dict[str, torch.Tensor]:
+def stack(rounds: list[Decisions], sharpen: float = 1.0) -> dict[str, torch.Tensor]:
+    """The decisions as tensors; the teachers' distributions raised to the power ``1 / sharpen`` (renormalised):
+    below 1 the targets lean toward the teacher's most likely action, which a greedy student plays."""
+    targets = np.concatenate([np.stack(d.targets) for d in rounds])
+    if sharpen != 1.0:
+        targets = targets ** (1.0 / sharpen)
+        targets /= targets.sum(axis=1, keepdims=True)
     return {
         "obs": torch.from_numpy(np.concatenate([np.stack(d.obs) for d in rounds])),
         "masks": torch.from_numpy(np.concatenate([np.stack(d.masks) for d in rounds])),
-        "targets": torch.from_numpy(np.concatenate([np.stack(d.targets) for d in rounds])),
+        "targets": torch.from_numpy(targets),
         "returns": torch.tensor([r for d in rounds for r in d.returns], dtype=torch.float32),
         "players": torch.tensor([p for d in rounds for p in d.players]),
     }
@@ -230,7 +239,7 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         before = agreement(net, stack([fresh]))  # on positions it has not been fitted to yet
         gathered.append(fresh)
         generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
-        data = stack(gathered)
+        data = stack(gathered, cfg.sharpen)
         losses = fit(cfg, net, optimizer, data, generator, stop)
         if stop:
             break  # the round is dropped whole: a resumed run plays it again from the same seeds
@@ -263,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
                         help=f"teacher at a table size, e.g. 2=bayes or 3-6=heuristic (default: {SELF})")  # fmt: skip
     parser.add_argument("--players", default="2,2,3,4", help="table sizes drawn per game; repeats weigh one more")
     defaults = DistillConfig("", "", "")
-    for name in ("opponents", "rounds", "games", "epochs", "batch_size", "learning_rate", "value_coef",
+    for name in ("opponents", "rounds", "games", "epochs", "batch_size", "learning_rate", "value_coef", "sharpen",
                  "max_grad_norm", "seed"):  # fmt: skip
         value = getattr(defaults, name)
         parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
@@ -275,6 +284,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(bad))
     if args.rounds < 1 or args.games < 1 or args.epochs < 1:
         parser.error("--rounds, --games and --epochs must be at least 1")
+    if not 0 < args.sharpen <= 1:
+        parser.error(f"--sharpen is in (0, 1], not {args.sharpen}")
     game = envs.game(args.env)
     outside = [p for p in players + list(teachers) if not game.min_players <= p <= game.max_players]
     if outside:

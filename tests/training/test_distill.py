@@ -81,3 +81,14 @@ def test_teacher_sizes_and_bad_arguments(tmp_path, capsys):
             main(["liars_dice_v0", "--init", SHIPPED, "--out", str(tmp_path / "x"), *argv])
         assert exit_.value.code == 2
         assert np.any([m in capsys.readouterr().err for m in [message.replace("\\", "")]])
+
+
+def test_sharpened_targets_lean_to_the_teachers_choice():
+    from training.distill import Decisions, stack
+
+    row = np.array([0.6, 0.3, 0.1, 0.0], dtype=np.float32)
+    data = Decisions([np.zeros(2, np.float16)], [np.ones(4, bool)], [row], [0.0], [2])
+    assert np.allclose(stack([data])["targets"][0].numpy(), row)
+    sharp = stack([data], sharpen=0.25)["targets"][0].numpy()
+    assert sharp.sum() == pytest.approx(1.0) and sharp[3] == 0.0
+    assert sharp[0] == pytest.approx(0.6**4 / (0.6**4 + 0.3**4 + 0.1**4)) and sharp[0] > 0.9
