@@ -33,7 +33,17 @@ from envs.liars_dice.codec import CODEC as LD_CODEC
 from envs.liars_dice.codec import FACE_SLOTS
 from envs.liars_dice.game import MAX_QUANTITY as LD_MAX_QUANTITY
 from envs.lying_pirates.battle import Icon
-from envs.lying_pirates.codec import BET_FACES, CODEC, KINDS, LOWEST_FACE, MAX_CAPTAINS, PHASES, PT_FACES, view
+from envs.lying_pirates.codec import (
+    BET_FACES,
+    CODEC,
+    KINDS,
+    LOWEST_FACE,
+    MAX_CAPTAINS,
+    PHASES,
+    PT_FACES,
+    REROLL_DICE,
+    view,
+)
 from envs.lying_pirates.content import CARDS, MAP_WATERS, TARGETED, TILES
 from envs.lying_pirates.dice import SPECIALS, Die
 from envs.lying_pirates.rules import DECISIONS
@@ -44,6 +54,7 @@ _REROLL, _KEEP, _PASS, _PLAY, _BUY, _DRAW = (_OFF[k] for k in ("reroll", "keep",
 _TARGET, _ADVANCE, _STOP, _PICK = _OFF["target"], _OFF["advance"], _OFF["stop"], _OFF["pick"]
 _BASE_LAP = len(MAP_WATERS["base"])  # the lap read before any tile is on the map
 _X_FACE, _FINAL_PHASE = PT_FACES.index("X"), PHASES.index("final")
+_SAIL_DIE, _PT_DIE = REROLL_DICE.index("sail"), REROLL_DICE.index("pt")
 _LD_FACES = FACE_SLOTS  # the liars_dice_v0 codec lays out faces 1-6
 
 # How much a card is worth holding on to (draft: the cheapest is passed on).
@@ -145,9 +156,9 @@ class LyingPiratesHeuristic(SeededAgent):
     def _reroll(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
         seen = view(obs)
         die = int(np.argmax(seen.reroll_die))
-        if die == 0:
+        if die == _SAIL_DIE:
             bad = seen.sail_die[0] > 0.5  # a 1 (the one-hot of faces 1, 2)
-        elif die == 1:
+        elif die == _PT_DIE:
             bad = seen.pt_face[_X_FACE] > 0.5
         else:
             bad = self._bad_battle_roll(obs)
