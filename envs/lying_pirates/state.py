@@ -291,6 +291,12 @@ class LyingPiratesState(GameState):
             state.hands[c] = sorted(kept.get(c, []) + rest[: sizes[c]])
             rest = rest[sizes[c] :]
         state.deck = rest
+        # What another captain privately knows of a redrawn hand is hidden from ``seat`` as well (it sees its own
+        # row of ``known`` only), and carried over it could name a card the new hand lacks: drawn as nothing.
+        for o, rows in enumerate(state.known):
+            if o != seat:
+                for c in others:
+                    rows[c] = [0] * len(rows[c])
         for hook in state.hooks.resample_hidden:
             hook(state, seat, rng)
         draft = state.draft
