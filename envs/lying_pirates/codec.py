@@ -59,6 +59,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import chain, compress
 from operator import add
 from typing import Any
 
@@ -390,7 +391,7 @@ _CREW_DIE, _MAYOR_DIE = int(Die.CREW), int(Die.MAYOR)
 _WATER_OF = {t: WATERS.index(tile.water) for t, tile in enumerate(ALL_TILES) if tile.water in WATERS}  # on its back
 _MAYOR_FACE = {1: 0, COIN: 1, BOMB: 2, BLANK: 3}
 _WINNER, _LOSER, _SURVIVOR = range(3)  # the ``result`` one-hot
-_NOTHING_KNOWN, _NOTHING_USED = [0] * KINDS, [False] * 3
+_NOTHING_KNOWN = [0] * KINDS
 
 
 def encode(state: LyingPiratesState, seat: int) -> np.ndarray:
@@ -437,6 +438,7 @@ class _Seating:
     scalars: tuple[int, ...]  # ``laps``, ``coins``, ``crew``, ``hand_size`` of every captain, field by field
     reveal: dict[str, int]  # per captain, as the reveal names it: its ``reveal`` field
     result: tuple[int, ...]  # per captain: its ``result`` one-hot's first bit
+    used: tuple[int, ...]  # per captain: its three ``used`` bits
 
 
 def _seating(captains: int, seat: int) -> _Seating:
@@ -449,6 +451,7 @@ def _seating(captains: int, seat: int) -> _Seating:
         scalars=tuple(b + field for field in (_LAPS, _COINS, _CREW, _HAND_SIZE) for b in base),
         reveal={str(c): b + _REVEAL for c, b in enumerate(base)},
         result=tuple(b + _RESULT for b in base),
+        used=tuple(b + _USED + i for b in base for i in range(3)),
     )
 
 
@@ -465,7 +468,8 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
     hands = state.hands
     counted += table.present
     counted += [b + p % lap for b, p in zip(table.position, progress, strict=True)]
-    counted += [b for b, p in zip(table.home, progress, strict=True) if p >= lap]
+    if max(progress) >= lap:
+        counted += [b for b, p in zip(table.home, progress, strict=True) if p >= lap]
     at += table.scalars
     values += [p / lap for p in progress]
     values += state.coins
@@ -474,19 +478,19 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
     if state.phantom >= 0:
         counted.append(base[state.phantom] + _PHANTOM)
     counted += [base[seat] + _KNOWN + k for k in hands[seat]]
-    for c, row in enumerate(state.known[seat]):
-        if row != _NOTHING_KNOWN and c != seat:  # a list compare: most rows are all zeros
-            at += [base[c] + _KNOWN + k for k, n in enumerate(row) if n]
-            values += [n for n in row if n]
+    known = state.known[seat]
+    if known.count(_NOTHING_KNOWN) != c_n:  # one list compare per captain, in C: most rows are all zeros
+        for c, row in enumerate(known):
+            if c != seat and row != _NOTHING_KNOWN:
+                at += [base[c] + _KNOWN + k for k, n in enumerate(row) if n]
+                values += [n for n in row if n]
     placing = work.get(Placing)
     if placing is not None:
         for c, tiles in enumerate(placing.tiles):
             counted += [base[c] + _TILES + _WATER_OF[t] for t in tiles]
     counted += [base[c] + _EXCLUDED for c in state.excluded]
     counted += [base[c] + _NEXT_EXCLUDED for c in state.next_excluded]
-    for c, used in enumerate(state.used):
-        if used != _NOTHING_USED:
-            counted += [base[c] + _USED + i for i, u in enumerate(used) if u]
+    counted += compress(table.used, chain.from_iterable(state.used))
     if state.token >= 0:
         counted.append(base[state.token] + _TOKEN)
     result = state.result
@@ -512,10 +516,7 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
         at += [b + _FINAL_CREW for b in base]
         values += final.crew
     holder = state.crews.holder
-    for die, held_at in _HELD:
-        c = holder[die]
-        if c >= 0:
-            counted.append(base[c] + held_at)
+    counted += [base[c] + held_at for die, held_at in _HELD if (c := holder[die]) >= 0]
     betting = state.betting
     if betting is not None:
         if seat in betting.cups:
