@@ -82,6 +82,22 @@ class _Bettor(ld.LiarsDiceHeuristic):
         return False  # Lying Pirates' rules: 1s wild, "exactly" allowed
 
 
+class _Seen:
+    """One observation read once through the codec's named views: what the decisions compare, per relative
+    seat, in the game's units (``view`` for the rest)."""
+
+    __slots__ = ("captains", "coins", "crew", "lap", "progress", "view")
+
+    def __init__(self, obs: np.ndarray) -> None:
+        v = self.view = view(obs)
+        self.captains: list[int] = np.flatnonzero(v.present > 0.5).tolist()
+        # the lap as the map shows it (tiles placed; the base map's before any is)
+        self.lap: int = int(v.map.any(axis=1).sum()) or _BASE_LAP
+        self.progress: list[int] = [round(laps * self.lap) for laps in v.decoded("laps").tolist()]
+        self.crew: list[int] = v.counts("crew").tolist()
+        self.coins: list[int] = v.counts("coins").tolist()
+
+
 class LyingPiratesHeuristic(SeededAgent):
     """Bets by the odds, spends coins and cards sensibly; see the module docstring."""
 
@@ -91,25 +107,25 @@ class LyingPiratesHeuristic(SeededAgent):
         super().__init__(seed)
         self.bettor = _Bettor(seed=seed)
 
-    # -- reading the observation (``obs``: the vector, read through the codec's named views) -------------
+    # -- reading the observation (``obs``: the vector) ------------------------------------------
     @staticmethod
     def captains(obs: np.ndarray) -> list[int]:
-        return np.flatnonzero(view(obs).present > 0.5).tolist()
+        return _Seen(obs).captains
 
     @staticmethod
     def lap(obs: np.ndarray) -> int:
-        return int(view(obs).map.any(axis=1).sum()) or _BASE_LAP
+        return _Seen(obs).lap
 
     def progress(self, obs: np.ndarray, rel: int) -> int:
-        return round(view(obs).decoded("laps")[rel] * self.lap(obs))
+        return _Seen(obs).progress[rel]
 
     @staticmethod
     def crew(obs: np.ndarray, rel: int) -> int:
-        return int(view(obs).counts("crew")[rel])
+        return _Seen(obs).crew[rel]
 
     @staticmethod
     def coins(obs: np.ndarray, rel: int) -> int:
-        return int(view(obs).counts("coins")[rel])
+        return _Seen(obs).coins[rel]
 
     @staticmethod
     def hand(obs: np.ndarray) -> list[int]:
@@ -117,27 +133,31 @@ class LyingPiratesHeuristic(SeededAgent):
         return [k for k in range(KINDS) for _ in range(counts[k])]
 
     def betting_view(self, obs: np.ndarray) -> dict:
-        seen = view(obs)
-        own_specials = [(SPECIALS[i], int(np.argmax(row))) for i, row in enumerate(seen.cup_specials) if row.any()]
+        return self._betting(_Seen(obs))
+
+    @staticmethod
+    def _betting(seen: _Seen) -> dict:
+        v = seen.view
+        own_specials = [(SPECIALS[i], int(np.argmax(row))) for i, row in enumerate(v.cup_specials) if row.any()]
         unseen: list[int] = []
-        for rel in self.captains(obs)[1:]:
-            if seen.excluded[rel] > 0.5:
+        for rel in seen.captains[1:]:
+            if v.excluded[rel] > 0.5:
                 continue
-            held = [SPECIALS[i] for i, v in enumerate(seen.specials[rel]) if v > 0.5]
-            unseen += [Die.CREW] * max(0, self.crew(obs, rel)) + held
-        face = hot(seen.last_face)
-        last = None if face < 0 else (seen.counts("last_quantity"), face + LOWEST_FACE)
-        return {"crew": seen.counts("cup"), "own_specials": own_specials, "unseen": unseen, "last": last}
+            held = [SPECIALS[i] for i, x in enumerate(v.specials[rel]) if x > 0.5]
+            unseen += [Die.CREW] * max(0, seen.crew[rel]) + held
+        face = hot(v.last_face)
+        last = None if face < 0 else (v.counts("last_quantity"), face + LOWEST_FACE)
+        return {"crew": v.counts("cup"), "own_specials": own_specials, "unseen": unseen, "last": last}
 
     # -- deciding ---------------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         legal = [int(i) for i in legal_ids(observation, agent)]
-        obs = observation["observation"]
-        decision = DECISIONS[int(np.argmax(view(obs).decision))]
-        choice = getattr(self, f"_{decision}")(obs, legal, agent)
+        seen = _Seen(observation["observation"])
+        decision = DECISIONS[int(np.argmax(seen.view.decision))]
+        choice = getattr(self, f"_{decision}")(seen, legal, agent)
         return choice if choice in legal else int(self.rng.choice(legal))
 
-    def _bet(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _bet(self, seen: _Seen, legal: list[int], agent: str) -> int:
         mask = np.zeros(LD_CODEC.n, dtype=np.int8)
         back: dict[int, int] = {}
         for i in legal:
@@ -151,55 +171,51 @@ class LyingPiratesHeuristic(SeededAgent):
         if not back:
             return legal[0]
         mask[list(back)] = 1
-        return back[self.bettor.act({"observation": self.betting_view(obs), "action_mask": mask}, agent)]
+        return back[self.bettor.act({"observation": self._betting(seen), "action_mask": mask}, agent)]
 
-    def _reroll(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
-        seen = view(obs)
-        die = int(np.argmax(seen.reroll_die))
+    def _reroll(self, seen: _Seen, legal: list[int], agent: str) -> int:
+        v = seen.view
+        die = int(np.argmax(v.reroll_die))
         if die == _SAIL_DIE:
-            bad = seen.sail_die[0] > 0.5  # a 1 (the one-hot of faces 1, 2)
+            bad = v.sail_die[0] > 0.5  # a 1 (the one-hot of faces 1, 2)
         elif die == _PT_DIE:
-            bad = seen.pt_face[_X_FACE] > 0.5
+            bad = v.pt_face[_X_FACE] > 0.5
         else:
-            bad = self._bad_battle_roll(obs)
-        return _REROLL if bad and self.coins(obs, 0) >= 1 else _KEEP
+            bad = self._bad_battle_roll(seen)
+        return _REROLL if bad and seen.coins[0] >= 1 else _KEEP
 
-    def _bad_battle_roll(self, obs: np.ndarray) -> bool:
-        seen = view(obs)
+    def _bad_battle_roll(self, seen: _Seen) -> bool:
+        v = seen.view
         icons = {}
-        for rel in self.captains(obs):
-            icon = seen.icon[rel]
-            if seen.battling[rel] > 0.5 and icon.any():
+        for rel in seen.captains:
+            icon = v.icon[rel]
+            if v.battling[rel] > 0.5 and icon.any():
                 icons[rel] = int(np.argmax(icon))
         if 0 not in icons:
             return False
-        mine, others = icons[0], [v for r, v in icons.items() if r != 0]
+        mine, others = icons[0], [icon for r, icon in icons.items() if r != 0]
         return mine == Icon.SKULL or (mine == Icon.DAGGER and Icon.SWORDS in others)
 
-    def _leader(self, obs: np.ndarray) -> int:
-        others = self.captains(obs)[1:]
-        return max(others, key=lambda r: self.progress(obs, r)) if others else 0
-
-    def _window(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _window(self, seen: _Seen, legal: list[int], agent: str) -> int:
         if _DRAW in legal:
             return _DRAW
-        me = self.progress(obs, 0)
-        targets = [r for r in self.captains(obs)[1:] if self.progress(obs, r) % self.lap(obs) != 0]
+        me = seen.progress[0]
+        targets = [r for r in seen.captains[1:] if seen.progress[r] % seen.lap != 0]
         best, best_value = None, 0.0
         for i in legal:
             if not _PLAY <= i < _PLAY + KINDS:
                 continue
-            value = self._play_value(obs, i - _PLAY, targets, me)
+            value = self._play_value(seen, i - _PLAY, targets, me)
             if value > best_value:
                 best, best_value = i, value
         if best is not None:
             return best
-        if _BUY in legal and self.coins(obs, 0) >= 5:
+        if _BUY in legal and seen.coins[0] >= 5:
             return _BUY
         return _PASS
 
-    def _play_value(self, obs: np.ndarray, k: int, targets: list[int], me: int) -> float:
-        crew = self.crew(obs, 0)
+    def _play_value(self, seen: _Seen, k: int, targets: list[int], me: int) -> float:
+        crew = seen.crew[0]
         value = 0.0
         for verb, _ in CARDS[k].effect:
             if verb == "move":
@@ -207,63 +223,63 @@ class LyingPiratesHeuristic(SeededAgent):
             elif verb in TARGETED:
                 if not targets:
                     return 0.0
-                ahead = max(self.progress(obs, r) for r in targets) >= me - 1
+                ahead = max(seen.progress[r] for r in targets) >= me - 1
                 value += 2.0 if ahead or verb != "push" else 0.5
             elif verb == "broadside":
                 value += 2.5
             elif verb == "brawl":
-                value += 1.0 if self.progress(obs, 0) % self.lap(obs) == 0 else 0.0
+                value += 1.0 if seen.progress[0] % seen.lap == 0 else 0.0
             elif verb == "crew":
                 value += 1.5 if crew < 8 and not (CARDS[k].final_battle and crew > 3) else 0.0
             elif verb in ("coins", "draw", "special"):
                 value += 1.0
         return value
 
-    def _target(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
-        seen = view(obs)
-        card, tile = seen.card, seen.tile
+    def _target(self, seen: _Seen, legal: list[int], agent: str) -> int:
+        v = seen.view
+        card, tile = v.card, v.tile
         effects = CARDS[int(np.argmax(card))].effect if card.any() else TILES[int(np.argmax(tile))].good
         verbs = {verb for verb, _ in effects} | ({verb for verb, _ in TILES[int(np.argmax(tile))].bad}
                                                   if tile.any() else set())  # fmt: skip
 
         def score(i: int) -> float:
             rel = i - _TARGET
-            s = 10.0 * self.progress(obs, rel) - (50.0 if seen.phantom[rel] > 0.5 else 0.0)
+            s = 10.0 * seen.progress[rel] - (50.0 if v.phantom[rel] > 0.5 else 0.0)
             if verbs & {"steal_coins", "hit_coins"}:
-                s += self.coins(obs, rel)
+                s += seen.coins[rel]
             elif "steal_card" in verbs:
-                s += seen.decoded("hand_size")[rel]
+                s += v.decoded("hand_size")[rel]
             else:
-                s += self.crew(obs, rel)
-            if seen.phase[_FINAL_PHASE] > 0.5:  # the final battle: its crew matters most
-                s += 20 * seen.decoded("final_crew")[rel]
+                s += seen.crew[rel]
+            if v.phase[_FINAL_PHASE] > 0.5:  # the final battle: its crew matters most
+                s += 20 * v.decoded("final_crew")[rel]
             return s
 
         targets = [i for i in legal if _TARGET <= i < _TARGET + MAX_CAPTAINS]
         return max(targets, key=score) if targets else legal[0]
 
-    def _react(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _react(self, seen: _Seen, legal: list[int], agent: str) -> int:
         plays = [i for i in legal if _PLAY <= i < _PLAY + KINDS]
         return plays[0] if plays else _PASS
 
-    def _catchup(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
-        crew = self.crew(obs, 0)
-        behind = max((self.progress(obs, r) for r in self.captains(obs)[1:]), default=0) - self.progress(obs, 0)
+    def _catchup(self, seen: _Seen, legal: list[int], agent: str) -> int:
+        crew = seen.crew[0]
+        behind = max((seen.progress[r] for r in seen.captains[1:]), default=0) - seen.progress[0]
         return _ADVANCE if crew >= 4 or (crew >= 3 and behind >= 3) else _STOP
 
-    def _buy_crew(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _buy_crew(self, seen: _Seen, legal: list[int], agent: str) -> int:
         return _BUY
 
-    def _final(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _final(self, seen: _Seen, legal: list[int], agent: str) -> int:
         plays = [i for i in legal if _PLAY <= i < _PLAY + KINDS]
         if plays:
             return max(plays, key=lambda i: card_value(i - _PLAY))
-        if _REROLL in legal and self._bad_battle_roll(obs):
+        if _REROLL in legal and self._bad_battle_roll(seen):
             return _REROLL
         return _PASS
 
-    def _place(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _place(self, seen: _Seen, legal: list[int], agent: str) -> int:
         return int(self.rng.choice(legal))
 
-    def _draft(self, obs: np.ndarray, legal: list[int], agent: str) -> int:
+    def _draft(self, seen: _Seen, legal: list[int], agent: str) -> int:
         return min(legal, key=lambda i: (card_value(i - _PICK), i))
