@@ -205,6 +205,13 @@ class ISMCTSAgent:
             return int(legal[0])
         return self.search(observation, agent).action
 
+    def probabilities(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """The visit distribution of a search from ``observation`` (the bound env's seat to act): what
+        search-improved targets train a network on (``training.distill --teacher 4=ismcts:...``)."""
+        if self.env is None:
+            raise RuntimeError("ISMCTSAgent needs the engine: call agent.bind(env) after env.reset() before play")
+        return self.search(observation, self.env.agent_selection).policy
+
     def search(self, observation: dict[str, np.ndarray], agent: str) -> SearchResult:
         """Search ``agent``'s decision in the bound env (``agent`` is to act there); the full result."""
         if self.env is None or self.evaluator is None:

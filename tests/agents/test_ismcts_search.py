@@ -109,6 +109,21 @@ def test_result_is_the_root_visit_distribution(selection):
     assert result.value == pytest.approx(sum(q[a] * n for a, n in result.visits.items() if n) / 39)
 
 
+def test_probabilities_are_the_visit_distribution_of_the_seat_to_act():
+    """What a distillation reads from a search teacher: the same seeded search's visit distribution."""
+    env = envs.make("liars_dice_v0", raw=True, num_players=3)
+    env.reset(seed=2)
+    name = env.agent_selection
+    first, second = (ISMCTSAgent(simulations=30, seed=5) for _ in range(2))
+    first.bind(env)
+    second.bind(env)
+    probs = first.probabilities(env.observe(name))
+    assert np.array_equal(probs, second.search(env.observe(name), name).policy)
+    assert probs.sum() == pytest.approx(1.0) and probs[env.action_masks() == 0].sum() == 0
+    with pytest.raises(RuntimeError, match="bind"):
+        ISMCTSAgent(simulations=5).probabilities(env.observe(name))
+
+
 def test_one_batched_forward_per_leaf_when_prior_and_value_share_the_network():
     """AlphaZero's evaluator: the prior is the acting seat's row of the value pass over every seat."""
     env = envs.make("liars_dice_v0", raw=True, num_players=4)
