@@ -37,7 +37,6 @@ above; card counts are count / 3, clipped at 1.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 
@@ -64,7 +63,6 @@ from envs.spytails.rules import (
     DECISIONS,
     FORECAST,
     GHOST_TOKEN,
-    MAX_PILE,
     OPERATIONS_PHASE,
     PHASES,
     REINFORCE,
@@ -210,8 +208,9 @@ OBSERVATION_SIZE = LAYOUT.size
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 _ARMED_INDEX = {"mimic": 0, "mirage": 1}
-# A count field's value for each number of copies: count / 3 in float32, clipped at 1.
-_COUNTED = np.minimum(np.arange(MAX_PILE + 1, dtype=np.float32) * np.float32(1.0 / _CARDS), 1.0)
+_EMPTY = np.zeros(OBSERVATION_SIZE, np.float32)
+_COPY = np.float32(1.0 / _CARDS)  # what one card copy adds to a count field (float32 sums: 1, 2, 3 copies read
+# 1/3, 2/3 and 1, as count * (1/3) does)
 (_CHARACTER, _TEAMMATE, _START, _LEADER, _TO_ACT, _INFLUENCE, _STAKE, _BID, _MADE, _LEVERAGE, _WON, _TOKENS,
  _HAND_SIZE, _DECK_SIZE, _VOIDS, _HAND, _HIDDEN, _DISCARD, _PLAYED, _OP_CARD, _OP_ORDER, _OP_FLAGS) = (
     LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:]
@@ -230,7 +229,6 @@ class _Seating:
     """The positions that depend only on the table size and the observer, built once for each pair."""
 
     base: tuple[int, ...]  # per seat: where its block starts (its place clockwise from the observer)
-    played: tuple[int, ...]  # per seat: where its ``played`` field starts
     present: tuple[int, ...]  # the ``present`` bit of every seat at the table
     piles: np.ndarray  # where each card pile ``encode`` counts goes, in the order it lists them
     values: np.ndarray  # where each scalar ``encode`` computes goes, in its order
@@ -239,11 +237,10 @@ class _Seating:
 def _seating(n: int, seat: int) -> _Seating:
     base = tuple((s - seat) % n * SEAT_SIZE for s in range(n))
     piles = [b + f for b in base for f in (_HAND, _HIDDEN, _DISCARD)]
-    piles += [_DISPLAY, _UNSEEN, _KNOWN, _SELECTION, 0]
+    piles += [b + _PLAYED for b in base] + [_DISPLAY, _UNSEEN, _KNOWN, _SELECTION]
     values = [b + f for b in base for f in (_INFLUENCE, _STAKE, _LEVERAGE, _HAND_SIZE, _DECK_SIZE)]
     return _Seating(
         base=base,
-        played=tuple(b + _PLAYED for b in base),
         present=tuple(rel * SEAT_SIZE for rel in range(n)),
         piles=np.array(piles, np.intp),
         values=np.array([*values, _SPECIAL_SIZE, _SUPPLY], np.intp),
@@ -257,8 +254,9 @@ _NO_CARDS: list[int] = []
 def encode(state: SpytailsState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cards, and only public facts about the others.
 
-    Every card pile is counted in one ``bincount`` (each pile's cards shifted by where it goes), the
-    one-hots and the scalars are gathered in lists and written in one indexing each."""
+    Every card pile is counted in one ``bincount`` (each pile's cards shifted by where it goes) and
+    scaled by one lookup; the one-hots and the scalars are gathered in lists and written in one ``put``
+    each (numpy's per-call cost, not the values, is what an observation of this size spends)."""
     n = state.num_players
     table = _SEATINGS[n, seat]
     base = table.base
@@ -270,16 +268,18 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
             piles += (state.hands[s], state.decks[s], state.discards[s])
         else:
             piles += (state.known[s], state.pool[s], state.discards[s])
-    # cards played this round, as positions (a pile that goes to 0)
-    played_at = table.played
-    played = [played_at[s] + c for _, trick in state.round_ops for s, c, _, _ in trick if c >= 0]
+    played: list[list[int]] = [[] for _ in range(n)]  # each seat's cards played this round
+    for _, trick in state.round_ops:
+        for s, c, _, _ in trick:
+            if c >= 0:
+                played[s].append(c)
     for place, (s, c, low, mimic) in enumerate(state.trick):
         b = base[s]
         hot.append(b + _OP_ORDER + place)
         if c == GHOST_TOKEN:
             hot.append(b + _OP_FLAGS + 2)
             continue
-        played.append(played_at[s] + c)
+        played[s].append(c)
         hot.append(b + _OP_CARD + c)
         if low:
             hot.append(b + _OP_FLAGS)
@@ -294,7 +294,8 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
     else:
         selection = _NO_CARDS
     known = state.special_known
-    piles += (state.display, state.special_deck[known:], state.special_deck[:known], selection, played)
+    piles += played
+    piles += (state.display, state.special_deck[known:], state.special_deck[:known], selection)
     hot.append(base[state.start] + _START)
     phase = state.phase
     if phase == OPERATIONS_PHASE:
@@ -355,10 +356,13 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
         hot.append(_OPTIONS + 1)
     if revealed:
         hot.append(_REVEALED)
-    sizes = list(map(len, piles))
-    at = np.fromiter(chain.from_iterable(piles), np.intp, sum(sizes))
-    at += np.repeat(table.piles, sizes)
-    out = _COUNTED.take(np.bincount(at, minlength=OBSERVATION_SIZE))
+    cards: list[int] = []
+    for pile in piles:
+        cards += pile
+    at = table.piles.repeat(list(map(len, piles)))
+    at += np.frombuffer(bytearray(cards), np.uint8)  # card types fit a byte: the cheapest way into numpy
+    out = _EMPTY.copy()
+    np.add.at(out, at, _COPY)
     out.put(hot, 1.0)
     out.put(table.values, values)
     np.minimum(out, 1.0, out=out)
