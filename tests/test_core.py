@@ -135,6 +135,19 @@ def test_env_wrapper_keeps_the_order_checks_and_plays_as_the_raw_env():
     assert str(wrapped) == str(raw)
 
 
+def test_env_wrapper_turns_need_a_step_between_them_as_the_stock_wrapper_does():
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    for env in (envs.make("liars_dice_v0", num_players=3), OrderEnforcingWrapper(envs.make("liars_dice_v0", raw=True))):
+        env.reset(seed=5)
+        turns = iter(env.agent_iter())
+        assert next(turns) == env.agent_selection
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(turns)
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+        assert next(turns) == env.agent_selection
+
+
 def test_illegal_ids_are_refused_by_the_mask_check():
     env = envs.make("liars_dice_v0", raw=True, num_players=2)
     env.reset(seed=0)

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from envs.core.game import TERMINAL, EngineLoopError, Game, GameState
 from envs.core.rewards import REWARD_MODES
@@ -144,6 +145,7 @@ class BoardGameEnv(AECEnv):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True
                 self.infos[agent] = {"scores": list(scores)}
+            self._accumulate_rewards()
             return
         ids = self._legal_ids = self.game.legal_action_ids(state, seat)
         mask = self._mask = np.zeros(self._num_actions, dtype=np.int8)
@@ -154,8 +156,8 @@ class BoardGameEnv(AECEnv):
         """``agent``'s view; also after the game (as PettingZoo's classic envs do), with an empty mask."""
         seat = self._seat(agent)
         obs = self.game.encode(self.game_state, seat)
-        acting = agent == self.agent_selection and bool(self._legal_ids)
-        return {"observation": obs, "action_mask": (self._mask if acting else self._no_mask).copy()}
+        mask = self._mask if agent == self.agent_selection else self._no_mask  # _mask is empty once it is over
+        return {"observation": obs, "action_mask": mask.copy()}
 
     def _seat(self, agent: str) -> int:
         if self.game_state is None:
@@ -167,9 +169,13 @@ class BoardGameEnv(AECEnv):
             raise ValueError(f"{agent!r} is not an agent of this table; agents: {agents}") from None
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if self.game_state is not None and self.agent_selection not in self.agents:
+        """PettingZoo's ``last``, in one call (the AEC loop's every step)."""
+        agent = self.agent_selection
+        if self.game_state is not None and agent not in self.agents:
             raise ValueError("the game is over and every agent has stepped out: nothing is last; reset() to play again")
-        return super().last(observe)
+        observation = self.observe(agent) if observe else None
+        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])  # fmt: skip
 
     def action_masks(self) -> np.ndarray:
         """Mask of the acting agent (what sb3-contrib's MaskablePPO asks for)."""
@@ -189,9 +195,7 @@ class BoardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self._seat_of[agent]
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self._cumulative_rewards[agent] = 0.0  # rewards stay 0 until the game ends (then every seat steps out)
         action_id = _action_id(action)
         # the mask answers "is it legal?" in O(1); ids outside 0..n-1 never are
         if action_id is None or not (0 <= action_id < self._num_actions and self._mask[action_id]):
@@ -204,7 +208,6 @@ class BoardGameEnv(AECEnv):
                                       f"the state: {self.game_state}")  # fmt: skip
             self.game_state.apply(engine_action, self._rng)
             self._after_transition()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -220,6 +223,7 @@ class BoardGameEnv(AECEnv):
             self.terminations[a] = True
             self.infos[a] = {"illegal_action": agent, "message": message}
         self.rewards[agent] = -1.0
+        self._accumulate_rewards()
 
     def _describe_any(self, action: Any) -> str:
         try:
@@ -287,8 +291,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     ``rewards``, ...) through ``__getattr__`` and ``last()`` through three
     layers: about a quarter of a small env's step time.  Here the attributes
     that the AEC loop reads every step are properties (still refused before
-    ``reset``), and ``last``/``observe``/``step`` call the env directly once it
-    has been reset; before that they behave as the stock wrapper does.
+    ``reset``), and ``last``/``observe``/``step`` and ``agent_iter``'s turns
+    call the env directly once it has been reset; before that they behave as
+    the stock wrapper does.
     """
 
     def _forward(name: str) -> property:  # noqa: N805 - a helper run in the class body
@@ -329,8 +334,35 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         else:
             super().step(action)
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Turns(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _Turns(AECOrderEnforcingIterable):
+    """``agent_iter()`` of ``OrderEnforcing``: the stock iterator's checks, reading the env directly."""
+
+    def __iter__(self) -> _TurnIterator:
+        return _TurnIterator(self.env, self.max_iter)
+
+
+class _TurnIterator(AECOrderEnforcingIterator):
+    def __next__(self) -> str:
+        wrapper = self.env
+        if not wrapper._has_reset:
+            return super().__next__()
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")  # the stock words
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 def wrap(raw: BoardGameEnv) -> AECEnv:
