@@ -25,6 +25,7 @@ from envs.lying_pirates.content import (
     TILES,
 )
 from envs.lying_pirates.dice import Die
+from envs.lying_pirates.dice_rolls import can_reroll
 from envs.lying_pirates.frames import (
     ActionPhase,
     Battle,
@@ -192,6 +193,9 @@ def _check_reroll(state: State, r: Reroll, below: Frame | None, above: Frame | N
     rollers = rollers.get(r.die, [state.resolver])
     for i, c in enumerate(r.queue):
         ensure(c in rollers, join(join(path, "queue"), i), f"captain {c} did not roll that die")
+        # the queue holds those who may pay when it is built, and nobody's coins change while it is asked
+        ensure(can_reroll(state, c, r.die), join(join(path, "queue"), i),
+               f"captain {c} cannot pay for a reroll ({state.coins[c]} coins, or its reroll is used)")  # fmt: skip
     if r.die == "pt":
         ensure(state.pt is not None, "pt", "the Pirate or Treasure die was rolled")
 

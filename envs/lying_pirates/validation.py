@@ -87,7 +87,10 @@ def _check_map(state: State) -> None:
             placed.add(at, [t])
     if placing is not None:
         for seat, hand in enumerate(placing.tiles):
-            placed.add(join(join(where(state, placing), "tiles"), seat), hand)
+            at = join(join(where(state, placing), "tiles"), seat)
+            for i, t in enumerate(hand):
+                ensure(0 < t < len(tiles), join(at, i), f"{t} is not a tile of this game off the Base")
+            placed.add(at, hand)
         placed.conserved(Counter(range(1, len(tiles))), "the tiles", lambda t: tiles[t].name)
     lap = state.lap
     for c in range(state.captains):

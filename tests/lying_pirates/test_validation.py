@@ -210,3 +210,35 @@ def test_positions_of_random_games_load_as_they_were(config):
             break
         env.step(int(rng.choice(env.legal_action_ids())))
         step += 1
+
+
+def _reached(options: dict[str, Any], frame: str, seats: int = 3) -> dict[str, Any]:
+    """A position of a random game with a ``frame`` on the stack."""
+    for seed in range(200):
+        env = envs.make("lying_pirates_v0", raw=True, num_players=seats, **options)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.game_state.is_terminal():
+            saved = env.game_state.to_dict()
+            if any(type(f).__name__ == frame for f in env.game_state.stack):
+                return saved
+            env.step(int(rng.choice(env.legal_action_ids())))
+    raise AssertionError(f"no game reached a {frame}")
+
+
+def test_a_reroll_offered_to_a_captain_who_cannot_pay_is_refused():
+    """The queue holds the captains who could pay when the die was rolled; their coins do not change while it is
+    asked (the fuzz found a queued captain with its coins set to 0 paying into debt)."""
+    d = _reached({}, "Reroll")
+    at = next(i for i, f in enumerate(d["stack"]) if "queue" in f and "die" in f)
+    captain = d["stack"][at]["queue"][-1]
+    message = refusal(d, put(f"coins.{captain}", 0))
+    assert re.match(rf"^stack\[{at}\]\.queue\[\d\]: captain {captain} cannot pay for a reroll", message), message
+
+
+def test_a_tile_in_hand_that_is_not_a_tile_of_the_game_is_refused():
+    d = _reached({"map_setup": "collaborative"}, "Placing", seats=2)
+    at = next(i for i, f in enumerate(d["stack"]) if "tiles" in f)
+    seat = next(s for s, hand in enumerate(d["stack"][at]["tiles"]) if hand)
+    message = refusal(d, put(f"stack.{at}.tiles.{seat}.0", 25))
+    assert re.match(rf"^stack\[{at}\]\.tiles\[{seat}\]\[0\]: 25 is not a tile of this game", message), message
