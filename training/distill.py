@@ -116,7 +116,8 @@ def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, teachers: 
         table[learner] = teacher if round_ == 0 else student
         env = envs.make(cfg.env, num_players=n)
         env.reset(seed=seed + game)
-        bind_all([*table, teacher], env)  # a search teacher labels from the engine even when it does not play
+        # a search teacher labels from the engine even when it does not play (bound and reset once either way)
+        bind_all(table if teacher in table else [*table, teacher], env)
         first = len(data.obs)
         for name in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
