@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import signal
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -73,6 +75,7 @@ class DistillConfig:
     sharpen: float = 1.0  # targets = teacher's probabilities ** (1 / sharpen), renormalised; < 1: nearer its argmax
     max_grad_norm: float = 0.5
     seed: int = 0
+    workers: int = 1  # processes that play a round's games (a search teacher is the slow part)
 
 
 @dataclass
@@ -99,18 +102,33 @@ def parse_teachers(items: list[str]) -> dict[int, str]:
     return out
 
 
-def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, teachers: dict[int, Any],
-               stop: StopSignals | None = None) -> Decisions:  # fmt: skip
-    """``cfg.games`` games (fewer once ``stop`` has a signal), each at a drawn table size with the learner in a
-    drawn seat; its decisions.  Round 0 seats the teacher in the learner's seat, later rounds the student."""
+def draw_games(cfg: DistillConfig, round_: int) -> list[tuple[int, int, int]]:
+    """A round's games as ``(game, table size, learner seat)``, drawn from the round's own seeds."""
     rng = np.random.default_rng([cfg.seed, round_])
+    games = []
+    for game in range(cfg.games):
+        n = int(rng.choice(cfg.players))
+        games.append((game, n, int(rng.integers(n))))
+    return games
+
+
+def make_teachers(cfg: DistillConfig, round_: int, frozen: PolicyAgent, worker: int = 0) -> dict[int, Any]:
+    """Each table size's teacher for a round; a worker process gets its own seeds for stochastic teachers."""
+    seed = cfg.seed * 1000 + round_ * 10 + 7919 * worker
+    return {n: frozen if cfg.teachers.get(n, SELF) == SELF
+            else agent_lib.make(cfg.teachers[n], env_name=cfg.env, seed=seed + n)
+            for n in sorted(set(cfg.players))}  # fmt: skip
+
+
+def play_games(cfg: DistillConfig, round_: int, games: list[tuple[int, int, int]], student: PolicyAgent,
+               teachers: dict[int, Any], stop: StopSignals | None = None) -> Decisions:  # fmt: skip
+    """Play ``games`` (fewer once ``stop`` has a signal); the learner seat's decisions.  Round 0 seats the teacher
+    in the learner's seat, later rounds the student."""
     seed = cfg.seed + round_ * 10**6
     data = Decisions()
-    for game in range(cfg.games):
+    for game, n, learner in games:
         if stop:
             break
-        n = int(rng.choice(cfg.players))
-        learner = int(rng.integers(n))
         teacher = teachers[n]
         table = [agent_lib.make(cfg.opponents, env_name=cfg.env, seed=seed + game * 7 + s) for s in range(n)]
         table[learner] = teacher if round_ == 0 else student
@@ -134,6 +152,41 @@ def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, teachers: 
         reward = final_rewards(list(env.unwrapped.game_state.scores()), "winner")[learner]
         data.returns += [reward] * (len(data.obs) - first)
     return data
+
+
+def _worker_signals() -> None:
+    # the parent process owns Ctrl-C and SIGTERM; a worker is ended by the pool (terminate sends SIGTERM)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    torch.set_num_threads(1)
+
+
+def _play_share(cfg: DistillConfig, round_: int, games: list[tuple[int, int, int]], student: PolicyAgent,
+                frozen: PolicyAgent, worker: int) -> Decisions:  # fmt: skip
+    return play_games(cfg, round_, games, student, make_teachers(cfg, round_, frozen, worker))
+
+
+def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, frozen: PolicyAgent,
+               stop: StopSignals | None = None) -> Decisions:  # fmt: skip
+    """``cfg.games`` games, each at a drawn table size with the learner in a drawn seat; its decisions in game
+    order.  With ``cfg.workers`` > 1 the games are shared out in order between processes (the same data as one
+    process for deterministic teachers; a search teacher draws from each worker's own seeds).  A signal in
+    ``stop`` ends the round early (its data is then dropped by the caller)."""
+    games = draw_games(cfg, round_)
+    if cfg.workers == 1:
+        return play_games(cfg, round_, games, student, make_teachers(cfg, round_, frozen), stop)
+    shares = [list(share) for share in np.array_split(np.array(games), cfg.workers) if len(share)]
+    with multiprocessing.get_context("fork").Pool(len(shares), initializer=_worker_signals) as pool:
+        pending = [pool.apply_async(_play_share, (cfg, round_, [tuple(map(int, g)) for g in share], student, frozen,
+                                                  worker)) for worker, share in enumerate(shares)]  # fmt: skip
+        while not all(result.ready() for result in pending):
+            if stop:
+                pool.terminate()
+                return Decisions()
+            time.sleep(0.2)
+        parts = [result.get() for result in pending]
+    return Decisions(*([x for part in parts for x in getattr(part, name)]
+                       for name in ("obs", "masks", "targets", "returns", "players")))  # fmt: skip
 
 
 def save_data(path: Path, data: Decisions) -> None:
@@ -224,17 +277,14 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
     if optimizer_state is not None:
         optimizer.load_state_dict(optimizer_state)
     student = PolicyAgent(net, meta, deterministic=True, name="student")
+    teacher_self = PolicyAgent(frozen, meta, deterministic=True, name=SELF)
     gathered = [load_data(out / f"data_{k}.npz") for k in range(done)]
     log_path = out / "rounds.jsonl"
     log = [json.loads(line) for line in log_path.read_text().splitlines()[:done]] if log_path.is_file() else []
     log_path.write_text("".join(json.dumps(row) + "\n" for row in log))  # a half-written round's row goes
     start = time.monotonic() - (log[-1]["seconds"] if log else 0.0)
     for round_ in range(done, cfg.rounds):
-        teachers = {n: PolicyAgent(frozen, meta, deterministic=True, name=SELF)
-                    if cfg.teachers.get(n, SELF) == SELF
-                    else agent_lib.make(cfg.teachers[n], env_name=cfg.env, seed=cfg.seed * 1000 + round_ * 10 + n)
-                    for n in sorted(set(cfg.players))}  # fmt: skip
-        fresh = play_round(cfg, round_, student, teachers, stop)
+        fresh = play_round(cfg, round_, student, teacher_self, stop)
         if stop:
             break
         before = agreement(net, stack([fresh]))  # on positions it has not been fitted to yet
@@ -274,7 +324,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", default="2,2,3,4", help="table sizes drawn per game; repeats weigh one more")
     defaults = DistillConfig("", "", "")
     for name in ("opponents", "rounds", "games", "epochs", "batch_size", "learning_rate", "value_coef", "sharpen",
-                 "max_grad_norm", "seed"):  # fmt: skip
+                 "max_grad_norm", "seed", "workers"):  # fmt: skip
         value = getattr(defaults, name)
         parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     args = parser.parse_args(argv)
@@ -283,8 +333,8 @@ def main(argv: list[str] | None = None) -> None:
         players = [int(p) for p in args.players.split(",")]
     except ValueError as bad:
         parser.error(str(bad))
-    if args.rounds < 1 or args.games < 1 or args.epochs < 1:
-        parser.error("--rounds, --games and --epochs must be at least 1")
+    if min(args.rounds, args.games, args.epochs, args.workers) < 1:
+        parser.error("--rounds, --games, --epochs and --workers must be at least 1")
     if not 0 < args.sharpen <= 1:
         parser.error(f"--sharpen is in (0, 1], not {args.sharpen}")
     game = envs.game(args.env)

@@ -4,6 +4,7 @@ stopped between or inside rounds carries on to the same network as an unbroken o
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ import torch
 
 import envs
 from agents.networks import ActorCritic
-from agents.policy import env_signature, load_network, read_sidecar, save_checkpoint
+from agents.policy import PolicyAgent, env_signature, load_network, read_sidecar, save_checkpoint
 from training.distill import DistillConfig, distill, main, parse_teachers
 from training.train import RunInterruptedError
 
@@ -113,3 +114,32 @@ def test_sharpened_targets_lean_to_the_teachers_choice():
     sharp = stack([data], sharpen=0.25)["targets"][0].numpy()
     assert sharp.sum() == pytest.approx(1.0) and sharp[3] == 0.0
     assert sharp[0] == pytest.approx(0.6**4 / (0.6**4 + 0.3**4 + 0.1**4)) and sharp[0] > 0.9
+
+
+def test_workers_share_a_round_and_gather_the_data_one_process_would(fresh):
+    from training.distill import play_round
+
+    net, meta, _ = load_network(fresh, "liars_dice_v0")
+    student = PolicyAgent(net, meta, deterministic=True, name="student")
+    for round_, teachers in ((0, {}), (1, {2: "bayes", 3: "heuristic"})):  # the frozen network plays; the student
+        cfg = config("unused", fresh, teachers=teachers, games=9)
+        alone = play_round(cfg, round_, student, student)
+        shared = play_round(replace(cfg, workers=2), round_, student, student)
+        assert len(alone.obs) > 9 and alone.players == shared.players and alone.returns == shared.returns
+        for name in ("obs", "masks", "targets"):
+            assert np.array_equal(np.stack(getattr(alone, name)), np.stack(getattr(shared, name))), name
+
+
+def test_a_signal_ends_a_shared_round_at_once(fresh):
+    from training.distill import play_round
+
+    class Stopped:
+        received = "SIGTERM"
+
+        def __bool__(self) -> bool:
+            return True
+
+    net, meta, _ = load_network(fresh, "liars_dice_v0")
+    student = PolicyAgent(net, meta, deterministic=True, name="student")
+    cfg = config("unused", fresh, teachers={2: "ismcts:2000"}, players=[2], games=50, workers=2)
+    assert play_round(cfg, 0, student, student, Stopped()).obs == []
