@@ -15,8 +15,9 @@
                     rollouts off, at once or after ``steps=K``),
                     ``rollout=heuristic|shipped``, ``select=ucb|puct``,
                     ``c=1.5``, ``belief=bayes`` (Liar's dice: draw the
-                    hidden cups as the bets imply); a checkpoint path in
-                    place of ``shipped``
+                    hidden cups as the bets imply), ``others=prior`` (the
+                    other seats' moves drawn from the prior, not searched);
+                    a checkpoint path in place of ``shipped``
 ``expert``          the game's strongest search setting within about one
                     second per decision (``agents.ismcts.EXPERT``)
 ``cfr``             liars_dice_v0, 2 players x 1 die, Lying Pirates' rules:
@@ -47,7 +48,8 @@ from agents.tabular import TabularAgent, load_tabular
 
 KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
 SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
-               "c": "exploration", "mix": "mix", "reward": "reward_mode", "belief": "belief"}  # fmt: skip
+               "c": "exploration", "mix": "mix", "reward": "reward_mode", "belief": "belief",
+               "others": "others"}  # fmt: skip
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
 

@@ -23,6 +23,11 @@ Each simulation:
    * ``ucb``: UCB1, ``W/N + c * sqrt(ln(A)/N)``, untried actions first (at random);
    * ``puct``: AlphaZero's rule, ``W/N + c * P * sqrt(A)/(1 + N)`` with the
      node's prior ``P`` (0 for ``W/N`` of an untried action, as OpenSpiel does).
+
+   With ``others=prior`` only the searching seat's nodes select; the other
+   seats' moves are drawn from the prior (the network's policy), an opponent
+   model, so the search is a best response to the prior's play where plain
+   IS-MCTS assumes opponents that search as well.
 3. **Expand** the first information set not yet in the tree and ask the
    evaluator (``agents.evaluators``) for its prior and every seat's value:
    a rollout to the end (uniform, heuristic or network policy), or one cut off
@@ -75,11 +80,15 @@ EXPERT = {
 }
 
 
-class _Node:
-    __slots__ = ("avail", "prior", "visits", "wins")
+OTHERS = ("search", "prior")  # how the other seats' decisions are made inside the simulations
 
-    def __init__(self, prior: dict[int, float] | None) -> None:
+
+class _Node:
+    __slots__ = ("avail", "model", "prior", "visits", "wins")
+
+    def __init__(self, prior: dict[int, float] | None, model: tuple[list[int], np.ndarray] | None = None) -> None:
         self.prior = prior  # None: uniform
+        self.model = model  # others=prior: the other seat's ids and unmixed prior, to sample its move from
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
         self.avail: dict[int, int] = {}
@@ -113,6 +122,8 @@ class ISMCTSAgent:
         value: the network whose value head cuts rollouts off (``None``: roll out to the end).
         rollout: ``"random"``, ``"heuristic"``, or a network (``"shipped"`` or a checkpoint path).
         steps: rollout decisions before the value cut-off (default 0 with ``value``: at once).
+        others: ``"search"``: the other seats' nodes select as the searching seat's do; ``"prior"``: their moves
+            are drawn from the prior (an opponent model; needs ``prior``).
         mix: the share of a uniform prior mixed into the network's at every node, so that a move the network
             all but rules out still gets tried once the others' values are known (a sure "Liar!" in a spot
             unlike its training); AlphaZero's root noise plays this part in training.
@@ -129,7 +140,8 @@ class ISMCTSAgent:
     def __init__(self, simulations: int | None = 200, time_ms: float | None = None, exploration: float | None = None,
                  reward_mode: str | None = None, selection: str | None = None, prior: str | None = None,
                  value: str | None = None, rollout: str = "random", steps: int | None = None,
-                 mix: float = 0.25, belief: str | None = None, seed: int | None = None) -> None:  # fmt: skip
+                 mix: float = 0.25, belief: str | None = None, others: str = "search",
+                 seed: int | None = None) -> None:  # fmt: skip
         if simulations is None and time_ms is None:
             raise ValueError("IS-MCTS needs a budget: simulations, time_ms or both")
         if simulations is not None and simulations < 1:
@@ -156,6 +168,11 @@ class ISMCTSAgent:
         if belief not in BELIEFS:
             raise ValueError(f"IS-MCTS belief {belief!r} is not one of {', '.join(map(str, BELIEFS))}")
         self.belief = belief
+        if others not in OTHERS:
+            raise ValueError(f"IS-MCTS others={others!r} is not one of {', '.join(OTHERS)}")
+        if others == "prior" and prior is None:
+            raise ValueError("others=prior draws the other seats' moves from the prior: name it (prior=...)")
+        self.others = others
         self.specs = {"prior": prior, "value": value, "rollout": rollout, "steps": steps}
         self.rng = np.random.default_rng(seed)
         self.seed = seed
@@ -278,12 +295,18 @@ class ISMCTSAgent:
                 legal = sorted(ids)
                 leaf = evaluator.leaf(game, state, actor, obs, legal, rng)
                 prior = None if leaf.prior is None else (1 - self.mix) * leaf.prior + self.mix / len(legal)
-                node = nodes[key] = _Node(None if prior is None else dict(zip(legal, prior.tolist(), strict=True)))
+                model = None
+                if self.others == "prior" and actor != root_key[0]:
+                    model = (legal, leaf.prior.astype(np.float64) / leaf.prior.sum())
+                node = nodes[key] = _Node(None if prior is None else dict(zip(legal, prior.tolist(), strict=True)),
+                                          model)  # fmt: skip
                 values = leaf.values
                 break
             for i in ids:
                 node.avail[i] = node.avail.get(i, 0) + 1
-            choice = self._puct(node, ids) if self.selection == "puct" else self._ucb(node, ids)
+            choice = -1 if node.model is None else node.model[0][int(rng.choice(len(node.model[0]), p=node.model[1]))]
+            if choice not in ids:  # a searched node (or a move this determinisation does not allow)
+                choice = self._puct(node, ids) if self.selection == "puct" else self._ucb(node, ids)
             path.append((node, actor, choice))
             state.apply(ids[choice], rng)
         if values is None:

@@ -282,3 +282,45 @@ def test_heuristic_prior(env_name):
     assert agent.selection == "puct"
     agent.bind(env)
     assert seen["action_mask"][agent.act(seen, name)] == 1
+
+
+class CallsLiarAtOnce:
+    """A prior under which seat 1 calls "Liar!" whenever it may (seat 0's prior is uniform)."""
+
+    def __init__(self, liar: int) -> None:
+        self.liar = liar
+
+    def policy(self, observation, legal, actor):
+        if actor == 1 and self.liar in legal:
+            return np.array([1.0 if i == self.liar else 0.0 for i in legal])
+        return np.full(len(legal), 1.0 / len(legal))
+
+
+@pytest.mark.parametrize("others", ["search", "prior"])
+def test_others_prior_answers_with_the_model_not_a_search(others):
+    """2 captains x 1 die, classic: seat 0 bets "one of" its own die's face, a bet that surely holds.  If seat 1
+    moves as the prior says (it calls at once) that bet wins every simulation through it; a searched seat 1
+    learns to raise instead, and the bet's value falls."""
+    env = envs.make("liars_dice_v0", raw=True, num_players=2, dice=1, preset="classic")
+    env.reset(seed=4)
+    face = env.game_state.round.cups[0][0][1]
+    game, state = env.game, env.game_state
+    liar = game.action_to_id(state, ("liar",), 1)
+    agent = ISMCTSAgent(simulations=400, prior="shipped", others=others, seed=0)
+    agent.evaluator = Evaluator(prior=CallsLiarAtOnce(liar))
+    agent.bind(env)
+    result = agent.search(env.observe("player_0"), "player_0")
+    sure = game.action_to_id(state, ("bid", 1, face), 0)
+    assert result.visits[sure] > 0
+    if others == "prior":
+        assert result.action_values[sure] == 1.0
+    else:
+        assert result.action_values[sure] < 0.9
+
+
+def test_others_prior_needs_a_prior():
+    assert agents.make("ismcts:50,prior=shipped,others=prior").others == "prior"
+    with pytest.raises(ValueError, match="name it"):
+        agents.make("ismcts:50,others=prior")
+    with pytest.raises(ValueError, match="others='best'"):
+        agents.make("ismcts:50,prior=shipped,others=best")
