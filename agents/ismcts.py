@@ -14,7 +14,8 @@ Each simulation:
    consistent with everything the acting seat knows (and nothing more); with
    ``belief=bayes`` (Liar's dice) the other cups' crew dice are then drawn
    from the posterior that the bets imply (``agents.heuristic.liars_dice_bayes.
-   BetBelief``) instead of fair.
+   BetBelief``) instead of fair; with ``belief=network`` from the posterior
+   under the prior network's policy (``agents.beliefs.PolicyBelief``).
 2. **Select**: from the root, at each node in the tree take the action, among
    those legal in this determinisation, that the selection rule ranks first
    for the seat acting there.  Both rules count a parent's visits as the
@@ -65,7 +66,8 @@ from agents.evaluators import (
 from envs.core import REWARD_MODES
 
 SELECTIONS = ("ucb", "puct")
-BELIEFS = {None: (), "bayes": ("liars_dice_v0",)}  # determinisations that read more than the rules: the games
+# determinisations that read more than the rules: the games each one reads
+BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "network": ("liars_dice_v0",)}
 # Each game's "expert" opponent: the strongest setting measured, capped at one second of wall time per decision.
 # Liar's dice: heuristic rollouts under the network's prior won most, and more simulations lose more (200 did worse
 # than 50: the determinisations ignore what the bets say about the dice), so its budget stays at 50 (about 100 ms
@@ -128,7 +130,9 @@ class ISMCTSAgent:
             all but rules out still gets tried once the others' values are known (a sure "Liar!" in a spot
             unlike its training); AlphaZero's root noise plays this part in training.
         belief: ``"bayes"`` (liars_dice_v0): determinisations draw the other cups from the posterior the bets
-            imply (``BetBelief``), not fair; ``None``: the game's own ``resample_hidden``.
+            imply (``BetBelief``), not fair; ``"network"``: from the posterior under the prior network's policy
+            (``agents.beliefs.PolicyBelief``; needs a network ``prior``); ``None``: the game's own
+            ``resample_hidden``.
         seed: seeds determinisations, tie breaks and rollouts.
 
     Networks load at ``bind`` (checked against the bound env's game), once per process.
@@ -167,6 +171,9 @@ class ISMCTSAgent:
         self.mix = mix
         if belief not in BELIEFS:
             raise ValueError(f"IS-MCTS belief {belief!r} is not one of {', '.join(map(str, BELIEFS))}")
+        if belief == "network" and prior in (None, "heuristic"):
+            raise ValueError("belief=network reads the bets with the prior network: name one (prior=shipped or a "
+                             "checkpoint path)")  # fmt: skip
         self.belief = belief
         if others not in OTHERS:
             raise ValueError(f"IS-MCTS others={others!r} is not one of {', '.join(OTHERS)}")
@@ -247,6 +254,10 @@ class ISMCTSAgent:
             from agents.heuristic.liars_dice_bayes import BetBelief
 
             redraw = BetBelief(observation).redraw
+        elif self.belief == "network":
+            from agents.beliefs import PolicyBelief
+
+            redraw = PolicyBelief(game, first, seat, self.evaluator.prior).redraw
         return self.run(game, state, seat, obs, legal_ids(observation, agent), first, redraw)
 
     # -- the search --------------------------------------------------------------
