@@ -68,17 +68,17 @@ from envs.core import REWARD_MODES
 SELECTIONS = ("ucb", "puct")
 # determinisations that read more than the rules: the games each one reads
 BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "network": ("liars_dice_v0",)}
-# Each game's "expert" opponent: the strongest setting measured, capped at one second of wall time per decision.
-# Liar's dice: heuristic rollouts under the network's prior won most, and more simulations lose more (200 did worse
-# than 50: the determinisations ignore what the bets say about the dice), so its budget stays at 50 (about 100 ms
-# of CPU).  Elsewhere heuristic rollouts to the end cost seconds (2.4 s of CPU for 50 in Libertalia), so the others
-# use the network's prior and value at once (50 simulations: 55-100 ms of CPU; the wall-time cap binds on a
-# loaded machine).
+# Each game's "expert" opponent: the strongest setting measured against the heuristics, capped at one second of wall
+# time per decision (README, "Search strength").  Liar's dice: heuristic rollouts under the network's prior on cups
+# drawn as the bets imply (belief=bayes: 0.400 against three heuristics, 0.380 without it); more simulations did
+# not help there.  Spytails: the network's prior and value at once, the other seats' moves drawn from the prior
+# (0.422; 43 ms of CPU).  Elsewhere heuristic rollouts to the end cost seconds (2.4 s of CPU for 50 in Libertalia),
+# so the others use the network's prior and value at once (the wall-time cap binds on a loaded machine).
 EXPERT = {
-    "liars_dice_v0": "ismcts:50,1000ms,prior=shipped,rollout=heuristic",
+    "liars_dice_v0": "ismcts:50,1000ms,prior=shipped,rollout=heuristic,belief=bayes",
     "libertalia_v0": "ismcts:200,1000ms,prior=shipped,value=shipped",
     "lying_pirates_v0": "ismcts:200,1000ms,prior=shipped,value=shipped",
-    "spytails_v0": "ismcts:200,1000ms,prior=shipped,value=shipped",
+    "spytails_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
 }
 
 
