@@ -71,13 +71,14 @@ BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "network": ("liars_dice_v0",)}
 # Each game's "expert" opponent: the strongest setting measured against the heuristics, capped at one second of wall
 # time per decision (README, "Search strength").  Liar's dice: heuristic rollouts under the network's prior on cups
 # drawn as the bets imply (belief=bayes: 0.400 against three heuristics, 0.380 without it); more simulations did
-# not help there.  Spytails: the network's prior and value at once, the other seats' moves drawn from the prior
-# (0.422; 43 ms of CPU).  Elsewhere heuristic rollouts to the end cost seconds (2.4 s of CPU for 50 in Libertalia),
-# so the others use the network's prior and value at once (the wall-time cap binds on a loaded machine).
+# not help there.  Spytails and Lying Pirates: the network's prior and value at once, the other seats' moves drawn
+# from the prior (0.422 and 0.461; 27-43 and 38 ms of CPU).  In Libertalia heuristic rollouts to the end cost
+# seconds (2.4 s of CPU for 50), so it uses the network's prior and value at once (the wall-time cap binds on a
+# loaded machine).
 EXPERT = {
     "liars_dice_v0": "ismcts:50,1000ms,prior=shipped,rollout=heuristic,belief=bayes",
     "libertalia_v0": "ismcts:200,1000ms,prior=shipped,value=shipped",
-    "lying_pirates_v0": "ismcts:200,1000ms,prior=shipped,value=shipped",
+    "lying_pirates_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
     "spytails_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
 }
 
