@@ -49,7 +49,7 @@ class PolicyBelief(BetBelief):
     def __init__(self, game: Any, state: Any, seat: int, network: Network) -> None:
         betting = state.round
         n = state.num_players
-        rows, pieces = [], []  # pieces: (relative seat, first row, legal ids, the bet's id)
+        rows, pieces, total = [], [], 0  # pieces: (relative seat, first row, legal ids, the bet's id)
         logs: dict[int, np.ndarray] = {}
         for rel in range(1, n):
             owner = (seat + rel) % n
@@ -62,15 +62,16 @@ class PolicyBelief(BetBelief):
             for observation, legal, bet in past_decisions(game, state, owner):
                 block = np.repeat(observation[None], len(prior), axis=0)
                 block[:, _CREW_AT : _CREW_AT + FACE_SLOTS] = shown
-                pieces.append((rel, sum(len(r) for r in rows), legal, bet))
+                pieces.append((rel, total, legal, bet))
                 rows.append(block)
+                total += len(block)
         if rows:
             logits, _ = network.infer(np.concatenate(rows))
             for rel, first, legal, bet in pieces:
                 chosen = logits[first : first + len(logs[rel]), legal].astype(np.float64)
                 top = chosen.max(axis=1)
-                log_norm = top + np.log(np.exp(chosen - top[:, None]).sum(axis=1))
-                logs[rel] = logs[rel] + logits[first : first + len(logs[rel]), bet] - log_norm
+                log_norm = top + np.log(np.exp(chosen - top[:, None]).sum(axis=1))  # log-softmax over the legal ids
+                logs[rel] += chosen[:, legal.index(bet)] - log_norm
         self.cups = {}
         for rel, log in logs.items():
             weight = np.exp(log - log.max())

@@ -39,7 +39,7 @@ import json
 import multiprocessing
 import signal
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -175,18 +175,18 @@ def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, frozen: Po
     games = draw_games(cfg, round_)
     if cfg.workers == 1:
         return play_games(cfg, round_, games, student, make_teachers(cfg, round_, frozen), stop)
-    shares = [list(share) for share in np.array_split(np.array(games), cfg.workers) if len(share)]
+    size = -(-len(games) // cfg.workers)
+    shares = [games[i : i + size] for i in range(0, len(games), size)]
     with multiprocessing.get_context("fork").Pool(len(shares), initializer=_worker_signals) as pool:
-        pending = [pool.apply_async(_play_share, (cfg, round_, [tuple(map(int, g)) for g in share], student, frozen,
-                                                  worker)) for worker, share in enumerate(shares)]  # fmt: skip
+        pending = [pool.apply_async(_play_share, (cfg, round_, share, student, frozen, worker))
+                   for worker, share in enumerate(shares)]  # fmt: skip
         while not all(result.ready() for result in pending):
             if stop:
                 pool.terminate()
                 return Decisions()
             time.sleep(0.2)
         parts = [result.get() for result in pending]
-    return Decisions(*([x for part in parts for x in getattr(part, name)]
-                       for name in ("obs", "masks", "targets", "returns", "players")))  # fmt: skip
+    return Decisions(*([x for part in parts for x in getattr(part, f.name)] for f in fields(Decisions)))
 
 
 def save_data(path: Path, data: Decisions) -> None:
