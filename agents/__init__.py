@@ -15,9 +15,11 @@
                     rollouts off, at once or after ``steps=K``),
                     ``rollout=heuristic|shipped``, ``select=ucb|puct``,
                     ``c=1.5``, ``belief=bayes`` (Liar's dice: draw the
-                    hidden cups as the bets imply; ``belief=network``: as
-                    the prior network would have bet), ``others=prior`` (the
-                    other seats' moves drawn from the prior, not searched);
+                    hidden cups as the bets imply; ``belief=prior``: as
+                    the prior would have bet), ``others=prior`` (the
+                    other seats' moves drawn from the prior, not searched;
+                    ``others=prior+heuristic``: from the prior or the
+                    heuristic, whichever each seat's bets say it plays);
                     a checkpoint path in place of ``shipped``
 ``expert``          the game's strongest search setting within about one
                     second per decision (``agents.ismcts.EXPERT``)

@@ -97,6 +97,7 @@ class HeuristicPrior:
 
     def __init__(self, env_name: str, n_actions: int, seed: int | None = None) -> None:
         self.heuristic = make_heuristic(env_name, seed)
+        self.env_name = env_name
         self.n_actions = n_actions
         self.name = "heuristic"
 
@@ -179,17 +180,17 @@ class HeuristicRollout:
         return game.id_to_action(state, self.heuristic.act(observation, f"player_{actor}"), actor)
 
 
-class NetworkRollout:
-    """A network's policy, sampled with the search's generator (one forward pass per decision)."""
+class PolicyRollout:
+    """A prior's policy (a network's, one forward pass per decision, or the heuristic's distribution), sampled
+    with the search's generator."""
 
-    def __init__(self, network: Network) -> None:
-        self.network = network
-        self.name = f"network:{network.name}"
+    def __init__(self, prior: Prior) -> None:
+        self.prior = prior
+        self.name = f"network:{prior.name}" if isinstance(prior, Network) else prior.name
 
     def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any:
         observation, legal = seat_view(game, state, actor)
-        logits, _ = self.network.infer(observation["observation"][None])
-        probs = legal_softmax(logits[0], legal)
+        probs = self.prior.policy(observation["observation"], legal, actor)
         return game.id_to_action(state, legal[int(rng.choice(len(legal), p=probs))], actor)
 
 
@@ -226,22 +227,27 @@ class Evaluator:
                 network.check(game)
 
     def leaf(self, game: Any, state: Any, actor: int, observation: np.ndarray, legal: Sequence[int],
-             rng: np.random.Generator) -> Leaf:  # fmt: skip
+             rng: np.random.Generator, rollouts: dict[int, Rollout] | None = None) -> Leaf:  # fmt: skip
         """Prior over ``legal`` for ``actor`` (whose ``observation`` of ``state`` is given) and every seat's value;
-        ``state`` is a determinisation the evaluator may play forward."""
+        ``state`` is a determinisation the evaluator may play forward (``rollouts``: seats that play another
+        policy than the evaluator's rollout there)."""
         if self.steps == 0 and self.prior is self.value:
             logits, values = self._cut_off(game, state, {actor: observation})
             return Leaf(legal_softmax(logits[actor], legal), values)
         prior = None if self.prior is None else self.prior.policy(observation, legal, actor)
-        return Leaf(prior, self.evaluate(game, state, rng))
+        return Leaf(prior, self.evaluate(game, state, rng, rollouts))
 
-    def evaluate(self, game: Any, state: Any, rng: np.random.Generator) -> np.ndarray:
-        """Every seat's value of ``state`` (consumed): roll out, then the final rewards or the value cut-off."""
+    def evaluate(self, game: Any, state: Any, rng: np.random.Generator,
+                 rollouts: dict[int, Rollout] | None = None) -> np.ndarray:  # fmt: skip
+        """Every seat's value of ``state`` (consumed): roll out (``rollouts``: seats that play another policy),
+        then the final rewards or the value cut-off."""
         limit = MAX_ROLLOUT if self.steps is None else self.steps
+        rollouts = rollouts or {}
         for _ in range(limit):
             if state.is_terminal():
                 break
-            state.apply(self.rollout.choose(game, state, state.current_player(), rng), rng)
+            actor = state.current_player()
+            state.apply(rollouts.get(actor, self.rollout).choose(game, state, actor, rng), rng)
         if state.is_terminal():
             return np.asarray(game.final_rewards(state, self.reward_mode), dtype=np.float64)
         if self.value is None:

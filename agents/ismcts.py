@@ -14,8 +14,8 @@ Each simulation:
    consistent with everything the acting seat knows (and nothing more); with
    ``belief=bayes`` (Liar's dice) the other cups' crew dice are then drawn
    from the posterior that the bets imply (``agents.heuristic.liars_dice_bayes.
-   BetBelief``) instead of fair; with ``belief=network`` from the posterior
-   under the prior network's policy (``agents.beliefs.PolicyBelief``).
+   BetBelief``) instead of fair; with ``belief=prior`` from the posterior
+   under the prior's policy (``agents.beliefs.PolicyBelief``).
 2. **Select**: from the root, at each node in the tree take the action, among
    those legal in this determinisation, that the selection rule ranks first
    for the seat acting there.  Both rules count a parent's visits as the
@@ -28,7 +28,10 @@ Each simulation:
    With ``others=prior`` only the searching seat's nodes select; the other
    seats' moves are drawn from the prior (the network's policy), an opponent
    model, so the search is a best response to the prior's play where plain
-   IS-MCTS assumes opponents that search as well.
+   IS-MCTS assumes opponents that search as well.  With ``others=prior+heuristic``
+   (Liar's dice, ``belief=prior``) each determinisation also draws which of
+   the two each other seat plays, from the posterior its bets give, and that
+   seat plays it in the tree and in the rollout.
 3. **Expand** the first information set not yet in the tree and ask the
    evaluator (``agents.evaluators``) for its prior and every seat's value:
    a rollout to the end (uniform, heuristic or network policy), or one cut off
@@ -59,7 +62,7 @@ from agents.evaluators import (
     Evaluator,
     HeuristicPrior,
     HeuristicRollout,
-    NetworkRollout,
+    PolicyRollout,
     RandomRollout,
     load_network,
 )
@@ -67,7 +70,7 @@ from envs.core import REWARD_MODES
 
 SELECTIONS = ("ucb", "puct")
 # determinisations that read more than the rules: the games each one reads
-BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "network": ("liars_dice_v0",)}
+BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "prior": ("liars_dice_v0",)}
 # Each game's "expert" opponent: the strongest setting measured against the heuristics, capped at one second of wall
 # time per decision (README, "Search strength").  Liar's dice: heuristic rollouts under the network's prior on cups
 # drawn as the bets imply (belief=bayes: 0.400 against three heuristics, 0.380 without it); more simulations did
@@ -83,7 +86,7 @@ EXPERT = {
 }
 
 
-OTHERS = ("search", "prior")  # how the other seats' decisions are made inside the simulations
+OTHERS = ("search", "prior", "prior+heuristic")  # how the other seats' decisions are made inside the simulations
 
 
 class _Node:
@@ -126,13 +129,14 @@ class ISMCTSAgent:
         rollout: ``"random"``, ``"heuristic"``, or a network (``"shipped"`` or a checkpoint path).
         steps: rollout decisions before the value cut-off (default 0 with ``value``: at once).
         others: ``"search"``: the other seats' nodes select as the searching seat's do; ``"prior"``: their moves
-            are drawn from the prior (an opponent model; needs ``prior``).
+            are drawn from the prior (an opponent model; needs ``prior``); ``"prior+heuristic"``: from the prior
+            or the game's heuristic, whichever each seat's bets say it plays (needs ``belief="prior"``).
         mix: the share of a uniform prior mixed into the network's at every node, so that a move the network
             all but rules out still gets tried once the others' values are known (a sure "Liar!" in a spot
             unlike its training); AlphaZero's root noise plays this part in training.
         belief: ``"bayes"`` (liars_dice_v0): determinisations draw the other cups from the posterior the bets
-            imply (``BetBelief``), not fair; ``"network"``: from the posterior under the prior network's policy
-            (``agents.beliefs.PolicyBelief``; needs a network ``prior``); ``None``: the game's own
+            imply (``BetBelief``), not fair; ``"prior"``: from the posterior under the prior's policy
+            (``agents.beliefs.PolicyBelief``; needs a ``prior``); ``None``: the game's own
             ``resample_hidden``.
         seed: seeds determinisations, tie breaks and rollouts.
 
@@ -172,20 +176,26 @@ class ISMCTSAgent:
         self.mix = mix
         if belief not in BELIEFS:
             raise ValueError(f"IS-MCTS belief {belief!r} is not one of {', '.join(map(str, BELIEFS))}")
-        if belief == "network" and prior in (None, "heuristic"):
-            raise ValueError("belief=network reads the bets with the prior network: name one (prior=shipped or a "
-                             "checkpoint path)")  # fmt: skip
+        if belief == "prior" and prior is None:
+            raise ValueError("belief=prior reads the bets with the prior's policy: name one (prior=shipped, a "
+                             "checkpoint path or heuristic)")  # fmt: skip
         self.belief = belief
         if others not in OTHERS:
             raise ValueError(f"IS-MCTS others={others!r} is not one of {', '.join(OTHERS)}")
-        if others == "prior" and prior is None:
-            raise ValueError("others=prior draws the other seats' moves from the prior: name it (prior=...)")
+        if others != "search" and prior is None:
+            raise ValueError(f"others={others} draws the other seats' moves from the prior: name it (prior=...)")
+        if others == "prior+heuristic" and belief != "prior":
+            raise ValueError("others=prior+heuristic tells which one each seat plays from its bets: it needs "
+                             "belief=prior (Liar's dice)")  # fmt: skip
         self.others = others
         self.specs = {"prior": prior, "value": value, "rollout": rollout, "steps": steps}
         self.rng = np.random.default_rng(seed)
         self.seed = seed
         self.env: Any = None
         self.evaluator: Evaluator | None = None
+        self.models: list[Any] = []  # others=prior+heuristic: the policies the other seats may play
+        self.model_rollouts: list[Any] = []  # and each one as a rollout policy
+        self.likelihoods: dict = {}  # belief=prior: past bets' likelihoods, read again at later decisions
 
     def bind(self, env: Any) -> None:
         """Give the agent the env whose engine it simulates (call after each ``env.reset``)."""
@@ -198,6 +208,9 @@ class ISMCTSAgent:
         self.env = raw
         if self.evaluator is None:
             self.evaluator = self.make_evaluator(raw.game)
+        if not self.models and self.others == "prior+heuristic":
+            self.models = [self.evaluator.prior, HeuristicPrior(raw.game.name, raw.game.codec.n, self.seed)]
+            self.model_rollouts = [PolicyRollout(model) for model in self.models]
 
     def make_evaluator(self, game: Any) -> Evaluator:
         """The evaluator of this agent's settings for ``game`` (its networks loaded and checked)."""
@@ -213,7 +226,7 @@ class ISMCTSAgent:
         elif spec["rollout"] == "heuristic":
             rollout = HeuristicRollout(game.name, self.seed)
         else:
-            rollout = NetworkRollout(load_network(spec["rollout"], game.name))
+            rollout = PolicyRollout(load_network(spec["rollout"], game.name))
         mode = self.reward_mode or (value.reward_mode if value is not None else "win")
         evaluator = Evaluator(rollout, value, spec["steps"], prior, mode)
         evaluator.check(game)
@@ -254,20 +267,29 @@ class ISMCTSAgent:
         if self.belief == "bayes":
             from agents.heuristic.liars_dice_bayes import BetBelief
 
-            redraw = BetBelief(observation).redraw
-        elif self.belief == "network":
+            believe = BetBelief(observation).redraw
+            redraw = lambda sample, seat, rng: (believe(sample, seat, rng), None)  # noqa: E731
+        elif self.belief == "prior":
             from agents.beliefs import PolicyBelief
 
-            redraw = PolicyBelief(game, first, seat, self.evaluator.prior).redraw
+            if len(self.likelihoods) > 100_000:  # bets of finished games
+                self.likelihoods.clear()
+            belief = PolicyBelief(game, first, seat, self.models or [self.evaluator.prior], self.likelihoods)
+            if self.others == "prior+heuristic":
+                redraw = belief.draw
+            else:
+                redraw = lambda sample, seat, rng: (belief.draw(sample, seat, rng)[0], None)  # noqa: E731
         return self.run(game, state, seat, obs, legal_ids(observation, agent), first, redraw)
 
     # -- the search --------------------------------------------------------------
     def run(self, game: Any, state: Any, seat: int, observation: np.ndarray, legal: np.ndarray,
             first: Any = None, redraw: Any = None) -> SearchResult:  # fmt: skip
         """The budget of simulations from ``seat``'s information set (``observation``) in ``state``;
-        ``redraw(determinisation, seat, rng)``, when given, redraws the hidden part of each determinisation."""
+        ``redraw(determinisation, seat, rng)``, when given, redraws the hidden part of each determinisation and
+        says which of ``models`` each other seat plays in it (``{seat: index}``, or ``None``: the prior)."""
         rng = self.rng
         nodes: dict[tuple[int, bytes], _Node] = {}
+        policies: dict[tuple[int, bytes], tuple[list[int], np.ndarray]] = {}  # (model, other seat's key) -> its moves
         root_key = (seat, observation.tobytes())
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
@@ -277,9 +299,10 @@ class ISMCTSAgent:
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
             sample = first if done == 0 and first is not None else state.resample_hidden(seat, rng)
+            drawn = None
             if redraw is not None:
-                sample = redraw(sample, seat, rng)
-            self._simulate(game, sample, nodes, root_key, observation)
+                sample, drawn = redraw(sample, seat, rng)
+            self._simulate(game, sample, nodes, root_key, observation, drawn, policies)
             done += 1
         root = nodes[root_key]
         visits = {int(a): root.visits.get(int(a), 0) for a in legal}
@@ -292,9 +315,12 @@ class ISMCTSAgent:
         q = {a: root.wins[a] / n for a, n in visits.items() if n}
         return SearchResult(action, visits, policy, float(value), q, done)
 
-    def _simulate(self, game: Any, state: Any, nodes: dict, root_key: tuple[int, bytes],
-                  root_obs: np.ndarray) -> None:  # fmt: skip
+    def _simulate(self, game: Any, state: Any, nodes: dict, root_key: tuple[int, bytes], root_obs: np.ndarray,
+                  drawn: dict[int, int] | None, policies: dict) -> None:  # fmt: skip
+        """One simulation; with ``drawn`` (others=prior+heuristic) each other seat plays the model drawn for it,
+        in the tree and in the rollout."""
         rng, evaluator = self.rng, self.evaluator
+        rollouts = None if not drawn else {s: self.model_rollouts[m] for s, m in drawn.items()}
         path: list[tuple[_Node, int, int]] = []  # (node, acting seat, action id)
         values = None
         while not state.is_terminal():
@@ -305,10 +331,10 @@ class ISMCTSAgent:
             node = nodes.get(key)
             if node is None:
                 legal = sorted(ids)
-                leaf = evaluator.leaf(game, state, actor, obs, legal, rng)
+                leaf = evaluator.leaf(game, state, actor, obs, legal, rng, rollouts)
                 prior = None if leaf.prior is None else (1 - self.mix) * leaf.prior + self.mix / len(legal)
                 model = None
-                if self.others == "prior" and actor != root_key[0]:
+                if self.others != "search" and actor != root_key[0]:
                     model = (legal, leaf.prior.astype(np.float64) / leaf.prior.sum())
                 node = nodes[key] = _Node(None if prior is None else dict(zip(legal, prior.tolist(), strict=True)),
                                           model)  # fmt: skip
@@ -316,7 +342,13 @@ class ISMCTSAgent:
                 break
             for i in ids:
                 node.avail[i] = node.avail.get(i, 0) + 1
-            choice = -1 if node.model is None else node.model[0][int(rng.choice(len(node.model[0]), p=node.model[1]))]
+            model = node.model
+            if drawn and actor in drawn:
+                model = policies.get((drawn[actor], key))
+                if model is None:
+                    legal = sorted(ids)
+                    model = policies[drawn[actor], key] = (legal, self.models[drawn[actor]].policy(obs, legal, actor))
+            choice = -1 if model is None else model[0][int(rng.choice(len(model[0]), p=model[1]))]
             if choice not in ids:  # a searched node (or a move this determinisation does not allow)
                 choice = self._puct(node, ids) if self.selection == "puct" else self._ucb(node, ids)
             path.append((node, actor, choice))

@@ -9,7 +9,7 @@ import torch
 
 import agents
 import envs
-from agents.evaluators import Evaluator, HeuristicPrior, HeuristicRollout, NetworkRollout, load_network
+from agents.evaluators import Evaluator, HeuristicPrior, HeuristicRollout, PolicyRollout, load_network
 from agents.ismcts import EXPERT, ISMCTSAgent
 
 NETWORKED = "prior=shipped,value=shipped"
@@ -164,8 +164,8 @@ def test_value_cut_off_after_k_steps_and_final_rewards_at_the_end():
     _, expected = network.infer(np.stack([game.encode(again, s) for s in range(4)]))
     np.testing.assert_allclose(values, expected, rtol=1e-5)
 
-    to_the_end = Evaluator(NetworkRollout(network)).evaluate(game, state.clone(), np.random.default_rng(0))
-    played, rng, rollout = state.clone(), np.random.default_rng(0), NetworkRollout(network)
+    to_the_end = Evaluator(PolicyRollout(network)).evaluate(game, state.clone(), np.random.default_rng(0))
+    played, rng, rollout = state.clone(), np.random.default_rng(0), PolicyRollout(network)
     while not played.is_terminal():
         played.apply(rollout.choose(game, played, played.current_player(), rng), rng)
     assert to_the_end.tolist() == game.final_rewards(played, "win")
@@ -324,3 +324,35 @@ def test_others_prior_needs_a_prior():
         agents.make("ismcts:50,others=prior")
     with pytest.raises(ValueError, match="others='best'"):
         agents.make("ismcts:50,prior=shipped,others=best")
+
+
+class Uniform:
+    name = "uniform"
+
+    def policy(self, observation, legal, actor):
+        return np.full(len(legal), 1.0 / len(legal))
+
+
+@pytest.mark.parametrize("model", ["calls", "uniform"])
+def test_others_prior_or_heuristic_plays_the_drawn_model(model):
+    """As above, with others=prior+heuristic: the other seat moves as the model drawn for it says, not as the
+    search's prior does.  Both models call at once: the sure bet wins every simulation; both uniform: it does not."""
+    env = envs.make("liars_dice_v0", raw=True, num_players=2, dice=1, preset="classic")
+    env.reset(seed=4)
+    face = env.game_state.round.cups[0][0][1]
+    game, state = env.game, env.game_state
+    liar = game.action_to_id(state, ("liar",), 1)
+    agent = ISMCTSAgent(simulations=400, prior="shipped", others="prior+heuristic", belief="prior", seed=0)
+    agent.evaluator = Evaluator(prior=Uniform())
+    played = CallsLiarAtOnce(liar) if model == "calls" else Uniform()
+    played.name = model
+    agent.models = [played, played]
+    agent.model_rollouts = [PolicyRollout(played), PolicyRollout(played)]
+    agent.bind(env)
+    result = agent.search(env.observe("player_0"), "player_0")
+    sure = game.action_to_id(state, ("bid", 1, face), 0)
+    assert result.visits[sure] > 0
+    if model == "calls":
+        assert result.action_values[sure] == 1.0
+    else:
+        assert result.action_values[sure] < 0.9
