@@ -57,6 +57,7 @@ class Network:
         self.meta = meta
         self.name = name
         self.reward_mode: str = (meta.get("options") or {}).get("reward_mode", "win")
+        self._layers: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]] | None = None  # numpy copies, made once
 
     def check(self, game: Any) -> None:
         """Refuse a game whose observation or action layout the network was not built for."""
@@ -69,6 +70,8 @@ class Network:
 
     def infer(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(logits (B, n_actions), values (B,))`` for observation rows ``(B, obs_size)``, one forward pass."""
+        if len(observations) <= NUMPY_ROWS:
+            return self._infer_numpy(np.asarray(observations, dtype=np.float32))
         import torch
 
         threads = torch.get_num_threads()
@@ -85,10 +88,55 @@ class Network:
             torch.set_num_threads(threads)
         return logits.numpy(), values.numpy()
 
+    def _infer_numpy(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``infer`` in numpy: a rollout asks for one row at a time, and a torch call costs more than its
+        arithmetic there.  The observations are mostly zeros (one-hot fields), so the first layer reads only the
+        columns in use (about 0.05 ms a row against torch's 0.1-0.2)."""
+        if self._layers is None:
+            self._layers = {name: _numpy_layers(getattr(self.net, name))
+                            for name in ("trunk", "policy_net", "value_net", "action_head", "value_head")}  # fmt: skip
+        layers = self._layers
+        features = rows
+        if layers["trunk"]:
+            weight, bias, tanh = layers["trunk"][0]
+            used = np.flatnonzero(rows.any(axis=0))
+            features = rows[:, used] @ weight[:, used].T + bias
+            features = _forward(layers["trunk"][1:], np.tanh(features) if tanh else features)
+        logits = _forward(layers["action_head"], _forward(layers["policy_net"], features))
+        values = _forward(layers["value_head"], _forward(layers["value_net"], features))[:, 0]
+        return logits, values
+
     def policy(self, observation: np.ndarray, legal: Sequence[int], actor: int) -> np.ndarray:
         """The policy head's probabilities over ``legal`` at ``observation``."""
         logits, _ = self.infer(observation[None])
         return legal_softmax(logits[0], legal)
+
+
+NUMPY_ROWS = 8  # up to this many rows a forward pass runs in numpy (``Network._infer_numpy``)
+
+
+def _numpy_layers(module: Any) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """``(weight, bias, tanh after it)`` of every linear layer of an ``agents.networks.mlp`` (or of one
+    ``nn.Linear``), in float32."""
+    import torch.nn as nn
+
+    modules = list(module) if isinstance(module, nn.Sequential) else [module]
+    out = []
+    for i, part in enumerate(modules):
+        if isinstance(part, nn.Linear):
+            tanh = i + 1 < len(modules) and isinstance(modules[i + 1], nn.Tanh)
+            out.append((part.weight.detach().numpy().copy(), part.bias.detach().numpy().copy(), tanh))
+        elif not isinstance(part, nn.Tanh):
+            raise TypeError(f"a network layer {type(part).__name__} has no numpy forward pass")
+    return out
+
+
+def _forward(layers: list[tuple[np.ndarray, np.ndarray, bool]], rows: np.ndarray) -> np.ndarray:
+    for weight, bias, tanh in layers:
+        rows = rows @ weight.T + bias  # BLAS reads the (out, in) weight rows as stored, as torch does
+        if tanh:
+            rows = np.tanh(rows)
+    return rows
 
 
 class HeuristicPrior:

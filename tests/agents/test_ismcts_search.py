@@ -9,7 +9,7 @@ import torch
 
 import agents
 import envs
-from agents.evaluators import Evaluator, HeuristicPrior, HeuristicRollout, PolicyRollout, load_network
+from agents.evaluators import NUMPY_ROWS, Evaluator, HeuristicPrior, HeuristicRollout, PolicyRollout, load_network
 from agents.ismcts import EXPERT, ISMCTSAgent
 
 NETWORKED = "prior=shipped,value=shipped"
@@ -356,3 +356,18 @@ def test_others_prior_or_heuristic_plays_the_drawn_model(model):
         assert result.action_values[sure] == 1.0
     else:
         assert result.action_values[sure] < 0.9
+
+
+@pytest.mark.parametrize("env_name", ["liars_dice_v0", "libertalia_v0", "lying_pirates_v0", "spytails_v0"])
+def test_the_numpy_forward_pass_is_the_torch_one(env_name):
+    """A few rows go through numpy (first layer on the columns in use), more through torch: the same numbers."""
+    network = load_network("shipped", env_name)
+    env = envs.make(env_name, raw=True, num_players=4)
+    env.reset(seed=2)
+    rows = np.stack([env.game.encode(env.game_state, s) for s in range(4)] * 3)
+    assert len(rows) > NUMPY_ROWS
+    logits, values = network.infer(rows)
+    for first in (0, 4):
+        few_logits, few_values = network.infer(rows[first : first + 4])
+        np.testing.assert_allclose(few_logits, logits[first : first + 4], atol=2e-5)
+        np.testing.assert_allclose(few_values, values[first : first + 4], atol=2e-5)
