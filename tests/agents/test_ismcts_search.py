@@ -171,6 +171,45 @@ def test_value_cut_off_after_k_steps_and_final_rewards_at_the_end():
     assert to_the_end.tolist() == game.final_rewards(played, "win")
 
 
+class _Forbidden:
+    """A prior that must not be asked (a forced move)."""
+
+    name = "forbidden"
+
+    def policy(self, observation, legal, actor):
+        raise AssertionError("the prior was asked about a forced move")
+
+
+class _Fixed:
+    name = "fixed"
+
+    def __init__(self, probs):
+        self.probs = np.asarray(probs, dtype=np.float64)
+
+    def policy(self, observation, legal, actor):
+        return self.probs[: len(legal)] / self.probs[: len(legal)].sum()
+
+
+def test_a_policy_rollout_samples_its_prior_and_skips_forced_moves(monkeypatch):
+    env = envs.make("liars_dice_v0", raw=True, num_players=2)
+    env.reset(seed=3)
+    game, state = env.game, env.game_state
+    actor = state.current_player()
+    legal = game.legal_action_ids(state, actor)
+    assert len(legal) >= 3
+    probs = np.zeros(len(legal))
+    probs[:3] = (0.6, 0.3, 0.1)
+    rollout, rng = PolicyRollout(_Fixed(probs)), np.random.default_rng(0)
+    picks = [game.action_to_id(state, rollout.choose(game, state, actor, rng), actor) for _ in range(4000)]
+    shares = [picks.count(legal[i]) / len(picks) for i in range(3)]
+    np.testing.assert_allclose(shares, (0.6, 0.3, 0.1), atol=0.03)
+    assert set(picks) <= set(legal[:3])
+
+    # one legal move: taken without a forward pass
+    monkeypatch.setattr(game, "legal_action_ids", lambda state, actor: legal[:1])
+    assert game.action_to_id(state, PolicyRollout(_Forbidden()).choose(game, state, actor, rng), actor) == legal[0]
+
+
 def test_network_forward_keeps_the_callers_thread_setting():
     network = load_network("shipped", "liars_dice_v0")
     before = torch.get_num_threads()
