@@ -82,8 +82,8 @@ BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "prior": ("liars_dice_v0",)}
 EXPERT = {
     "liars_dice_v0": ("ismcts:500,1000ms,prior=shipped,rollout=shipped,others=prior+heuristic,belief=prior,"
                       "reward=winner"),
-    "libertalia_v0": "ismcts:200,1000ms,prior=shipped,value=shipped",
-    "lying_pirates_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
+    "libertalia_v0": "ismcts:30,1000ms,prior=shipped,rollout=shipped,others=prior,reward=winner",
+    "lying_pirates_v0": "ismcts:100,1000ms,prior=shipped,value=shipped,others=prior",
     "spytails_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
 }
 
