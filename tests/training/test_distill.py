@@ -126,8 +126,10 @@ def test_workers_share_a_round_and_gather_the_data_one_process_would(fresh):
         alone = play_round(cfg, round_, student, student)
         shared = play_round(replace(cfg, workers=2), round_, student, student)
         assert len(alone.obs) > 9 and alone.players == shared.players and alone.returns == shared.returns
-        for name in ("obs", "masks", "targets"):
+        for name in ("obs", "masks"):
             assert np.array_equal(np.stack(getattr(alone, name)), np.stack(getattr(shared, name))), name
+        # a worker's forward pass may sum in another order (its own torch threads): equal up to rounding
+        np.testing.assert_allclose(np.stack(alone.targets), np.stack(shared.targets), rtol=0, atol=1e-6)
 
 
 def test_a_signal_ends_a_shared_round_at_once(fresh):

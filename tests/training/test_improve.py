@@ -83,7 +83,8 @@ def test_the_policy_is_the_q_networks_argmax_and_keeps_the_old_values(tmp_path, 
     qnet, _, _ = load_network(fresh, "liars_dice_v0")
     obs = torch.rand(64, old.sizes["obs_size"]).round()
     with torch.no_grad():
-        qnet.trunk[0].weight.add_(0.2 * torch.randn_like(qnet.trunk[0].weight))  # a moved trunk: the old value head reads it wrong
+        # a moved trunk: the old value head reads it wrong
+        qnet.trunk[0].weight.add_(0.2 * torch.randn_like(qnet.trunk[0].weight))
         before = qnet.logits(obs).clone()
         moved = ((qnet.value(obs) - old.value(obs)) ** 2).mean().item()
     data = {"obs": obs.numpy().astype(np.float16)}
