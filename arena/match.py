@@ -10,6 +10,12 @@ from agents.base import Agent, bind_all, seat_of
 from arena import seating
 
 
+def winners(scores: list[float]) -> list[int]:
+    """The seats with the best score (ties: all of them)."""
+    best = max(scores)
+    return [s for s, score in enumerate(scores) if score == best]
+
+
 @dataclass
 class GameRecord:
     """One finished game: final scores, summed rewards per seat, agent decisions taken."""
@@ -21,8 +27,7 @@ class GameRecord:
     actions: list[list[int]] = field(default_factory=list)  # [seat, action id] per decision, in order
 
     def winners(self) -> list[int]:
-        best = max(self.scores)
-        return [s for s, score in enumerate(self.scores) if score == best]
+        return winners(self.scores)
 
 
 @dataclass

@@ -30,8 +30,9 @@ moves the network never chose.  One step improves on the network it started from
 these table sizes only; collect at every table size the network is to keep playing.
 
 A run stopped and started again with the same command keeps the shards it has: collection carries on until each
-worker has spent its seconds (its elapsed time is in its shard names' sidecar, ``progress_W.json``), and a fitted
-Q-network is not fitted again::
+worker has spent its seconds (worker W's time and shard count are in ``progress_W.json``), and a fitted
+Q-network (``q_0.pt``, ``q_1.pt``, ``q_all.pt``) is not fitted again.  ``--seconds 0`` fits on the shards
+already in the directory, e.g. those of several collections::
 
     python -m training.improve liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --players 4 \\
         --opponents heuristic --seconds 2400 --workers 2 --out runs/ld-improve
@@ -55,6 +56,7 @@ import agents as agent_lib
 import envs
 from agents.evaluators import seat_view
 from agents.policy import load_network, read_sidecar, save_checkpoint, write_atomic
+from arena.match import winners
 
 SHARD = 5000  # decisions a shard
 TOP = 4  # the network's most likely moves, always candidates
@@ -83,9 +85,9 @@ class ImproveConfig:
 class Collector:
     """One worker's games: the greedy network in a random seat against the opponents, its decisions labelled."""
 
-    def __init__(self, config: ImproveConfig, worker: int) -> None:
+    def __init__(self, config: ImproveConfig, worker: int, part: int = 0) -> None:
         self.config = config
-        self.rng = np.random.default_rng([config.seed, worker])
+        self.rng = np.random.default_rng([config.seed, worker, part])  # part: a resumed worker plays new games
         self.game = envs.game(config.env)
         self.net, _, _ = load_network(config.init, config.env)
         self.opponent = agent_lib.make(config.opponents, env_name=config.env, seed=config.seed * 1000 + worker)
@@ -117,9 +119,8 @@ class Collector:
         """Play ``state`` out; ``me``'s win share."""
         while (actor := state.current_player()) >= 0:
             self.step(state, actor, me)
-        scores = state.scores()
-        winners = [s for s, v in enumerate(scores) if v == max(scores)]
-        return 1.0 / len(winners) if me in winners else 0.0
+        best = winners(state.scores())
+        return 1.0 / len(best) if me in best else 0.0
 
     def candidates(self, legal: list[int], logits: np.ndarray) -> list[int]:
         order = [int(a) for a in np.array(legal)[np.argsort(-logits[legal], kind="stable")]]
@@ -170,10 +171,10 @@ def collect_worker(config: ImproveConfig, worker: int) -> None:
     out = Path(config.out)
     progress_path = out / f"progress_{worker}.json"
     progress = json.loads(progress_path.read_text()) if progress_path.exists() else {"seconds": 0.0, "shards": 0}
-    collector = Collector(config, worker)
-    collector.rng = np.random.default_rng([config.seed, worker, progress["shards"]])  # a resumed worker: new games
+    collector = Collector(config, worker, progress["shards"])
     rows: dict[str, list] = {"obs": [], "mask": [], "cand": [], "q": []}
     start = time.perf_counter() - progress["seconds"]
+
     def done() -> bool:
         gathered = progress["shards"] * SHARD + len(rows["obs"])  # every shard but a worker's last is whole
         return time.perf_counter() - start >= config.seconds or 0 < config.decisions <= gathered
@@ -217,6 +218,12 @@ def halves(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- 2. fit ----------------------------------------------------------------------------------------------------
+def in_chunks(forward: Any, *rows: torch.Tensor, size: int = 4096) -> torch.Tensor:
+    """``forward`` over row blocks of ``size``, concatenated: a whole data set at once would not fit in memory."""
+    with torch.no_grad():
+        return torch.cat([forward(*(r[i:i + size] for r in rows)) for i in range(0, len(rows[0]), size)])
+
+
 def q_values(net: Any, obs: torch.Tensor, cand: torch.Tensor) -> torch.Tensor:
     """The Q-network's value of each candidate (rows of ``cand``; a padding -1 reads action 0)."""
     return net.logits(obs).gather(1, cand.clamp(min=0))
@@ -224,8 +231,8 @@ def q_values(net: Any, obs: torch.Tensor, cand: torch.Tensor) -> torch.Tensor:
 
 def gain(net: Any, obs: torch.Tensor, cand: torch.Tensor, q: torch.Tensor) -> dict[str, float]:
     """On decisions ``net`` did not learn on: what its pick wins over the network's move (candidate 0)."""
+    values = in_chunks(lambda o, c: q_values(net, o, c), obs, cand)
     with torch.no_grad():
-        values = torch.cat([q_values(net, obs[i:i + 4096], cand[i:i + 4096]) for i in range(0, len(obs), 4096)])
         values = torch.where(cand >= 0, values, torch.full_like(values, -torch.inf))
         pick = values.argmax(1)
         diff = q.gather(1, pick[:, None]).squeeze(1) - q[:, 0]
@@ -237,8 +244,8 @@ def fit_q(config: ImproveConfig, data: dict[str, np.ndarray], fold: int | None, 
     """A Q-network regressed on half ``fold`` of the decisions and judged on the other, or on all of them
     (``fold=None``: the final policy's)."""
     n = len(data["obs"])
-    train = np.arange(n) if fold is None else halves(n, config.seed)[fold]
-    judge = None if fold is None else halves(n, config.seed)[1 - fold]
+    split = halves(n, config.seed)
+    train, judge = (np.arange(n), None) if fold is None else (split[fold], split[1 - fold])
     torch.manual_seed(config.seed * 3 + (2 if fold is None else fold))
     obs = torch.from_numpy(data["obs"].astype(np.float32))
     cand = torch.from_numpy(data["cand"].astype(np.int64))
@@ -284,8 +291,7 @@ def as_policy(config: ImproveConfig, qnet: Any, data: dict[str, np.ndarray], log
         qnet.action_head.weight.div_(config.temperature)
         qnet.action_head.bias.div_(config.temperature)
     obs = torch.from_numpy(data["obs"].astype(np.float32))
-    with torch.no_grad():
-        target = torch.cat([old.value(obs[i:i + 4096]) for i in range(0, len(obs), 4096)])
+    target = in_chunks(old.value, obs)
     params = [*qnet.value_net.parameters(), *qnet.value_head.parameters()]
     for p in params:
         p.requires_grad_(True)
