@@ -48,6 +48,9 @@ def test_python_blocks_run_as_written(code: str, tmp_path, monkeypatch) -> None:
     exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
 
 
+SHELL = ("source", ".", "python3", "tensorboard", "cd", "ray", "mkdir", "cp", "for")  # the shell's and other tools'
+
+
 @pytest.mark.parametrize("command", BASH)
 def test_bash_commands_name_what_exists(command: str) -> None:
     words = shlex.split(command)
@@ -59,7 +62,7 @@ def test_bash_commands_name_what_exists(command: str) -> None:
         assert all(t in targets for t in words[1:]), f"{command}: the Makefile has {targets}"
     elif first.endswith("python") and words[1] == "-m":
         assert importlib.util.find_spec(words[2]) is not None, f"{command}: no module {words[2]}"
-    elif first in ("source", ".", "python3", "tensorboard", "cd", "ray") or first.endswith(("pip", "pytest")):
+    elif first in SHELL or first.endswith(("pip", "pytest")):
         pass  # the shell's and other tools' own commands
     elif "=" in first:  # VAR=value command ...
         pass
