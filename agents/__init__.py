@@ -4,9 +4,9 @@
 
 ==================  ==========================================================
 ``random``          uniform over the legal actions
-``heuristic``       the game's hand-written player (``agents.heuristic``)
+``heuristic``       the game's hand-written player (``bidbluff.agents.heuristic``)
 ``bayes``           liars_dice_v0: the heuristic's policy on odds that
-                    believe the other captains' bets (``agents.heuristic.
+                    believe the other captains' bets (``bidbluff.agents.heuristic.
                     liars_dice_bayes``); ``bayes:2`` for a belief of 2
 ``ismcts``          IS-MCTS, 200 simulations; ``ismcts:50`` for 50,
                     ``ismcts:100ms`` for a time budget (needs ``bind(env)``);
@@ -22,11 +22,11 @@
                     heuristic, whichever each seat's bets say it plays);
                     a checkpoint path in place of ``shipped``
 ``expert``          the game's strongest search setting within about one
-                    second per decision (``agents.ismcts.EXPERT``)
+                    second per decision (``bidbluff.agents.ismcts.EXPERT``)
 ``cfr``             liars_dice_v0, 2 players x 1 die, Lying Pirates' rules:
                     CFR+'s equilibrium policy (``checkpoints/liars_dice/
                     cfr_2p1d.json``, sampled); ``cfr:<path>`` another
-                    tabular policy (``agents.tabular``)
+                    tabular policy (``bidbluff.agents.tabular``)
 ``shipped``         the env's shipped self-play checkpoint
                     (``checkpoints/<game>/selfplay.zip``); ``shipped:sample``
 ``<path>``          a trained checkpoint (``x.zip``, ``x.json`` or ``x``),
@@ -34,26 +34,28 @@
 ==================  ==========================================================
 
 Every agent has ``act(observation, agent) -> int`` and ``reset()``; see
-``agents.base`` for the protocol and the engine bind.
+``bidbluff.agents.base`` for the protocol and the engine bind.
 """
 
 from __future__ import annotations
 
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent, RandomAgent, bind_all, seat_of
-from agents.heuristic import HEURISTICS, make_heuristic
-from agents.ismcts import EXPERT, ISMCTSAgent
-from agents.policy import CheckpointError, PolicyAgent, load
-from agents.tabular import TabularAgent, load_tabular
+from bidbluff.agents.base import Agent, RandomAgent, bind_all, seat_of
+from bidbluff.agents.heuristic import HEURISTICS, make_heuristic
+from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
+from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
+from bidbluff.agents.tabular import TabularAgent, load_tabular
 
 KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
 SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
                "c": "exploration", "mix": "mix", "reward": "reward_mode", "belief": "belief",
                "others": "others"}  # fmt: skip
-CHECKPOINTS = Path(__file__).resolve().parent.parent / "checkpoints"
+# package data of bidbluff.checkpoints: the checkout's checkpoints/ folder, or the installed copy of it
+CHECKPOINTS = Path(str(resources.files("bidbluff.checkpoints")))
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
 
 
@@ -104,7 +106,7 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
 
 
 def _bayes(spec: str, arg: str, env_name: str | None, seed: int | None) -> Any:
-    from agents.heuristic.liars_dice_bayes import LiarsDiceBayes
+    from bidbluff.agents.heuristic.liars_dice_bayes import LiarsDiceBayes
 
     if env_name not in (None, "liars_dice_v0"):
         raise ValueError(f"agent spec {spec!r} plays liars_dice_v0 only, not {env_name}")

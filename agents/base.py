@@ -15,7 +15,7 @@ each game.  So any agent plays from a plain PettingZoo loop::
 
 Engine bind.  Search agents (IS-MCTS) need the engine to simulate.  They say so
 with ``needs_env = True`` and get the env through ``bind(env)``, called by the
-code that runs the game (``arena.match``, the tournament, the training view)
+code that runs the game (``bidbluff.arena.match``, the tournament, the training view)
 after ``env.reset`` and before the first ``act`` of each game; a plain loop
 calls it by hand (``agent.bind(env)``).  ``bind`` keeps a reference to
 ``env.unwrapped``; ``act`` then reads ``env.unwrapped.game_state`` *only* to

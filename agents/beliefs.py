@@ -1,6 +1,6 @@
 """Determinisations for IS-MCTS in Liar's dice that read the bets as the policy that made them would have.
 
-``belief=bayes`` (``agents.heuristic.liars_dice_bayes.BetBelief``) weighs each other cup by a simple bettor
+``belief=bayes`` (``bidbluff.agents.heuristic.liars_dice_bayes.BetBelief``) weighs each other cup by a simple bettor
 model.  ``belief=prior`` (``PolicyBelief``) weighs it by the search's own prior instead (a network, or the
 heuristic's distribution): the other captains are taken to play that policy, so a cup is as likely as
 
@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluators import Network, Prior
-from agents.heuristic.liars_dice_bayes import BetBelief, cup_contents, cup_faces
-from envs.liars_dice.codec import FACE_SLOTS, LAYOUT, action_to_id, legal_action_ids
-from envs.lying_pirates.dice import Die
+from bidbluff.agents.evaluators import Network, Prior
+from bidbluff.agents.heuristic.liars_dice_bayes import BetBelief, cup_contents, cup_faces
+from bidbluff.envs.liars_dice.codec import FACE_SLOTS, LAYOUT, action_to_id, legal_action_ids
+from bidbluff.envs.lying_pirates.dice import Die
 
 _CREW_AT, _CREW_SCALE = LAYOUT.offset("crew"), LAYOUT.scale("crew")
 # The prior chance that the other captains all play one policy (a table of networks, of heuristics); else each

@@ -1,7 +1,7 @@
 """What IS-MCTS asks of a position: a prior over the acting seat's actions and a value for every seat.
 
 As in OpenSpiel's ``mcts.py``, the ``Evaluator`` is the one seam where rollouts,
-heuristics or a trained network plug into the search (``agents.ismcts``).  Its
+heuristics or a trained network plug into the search (``bidbluff.agents.ismcts``).  Its
 ``leaf(game, state, actor, observation, legal, rng)`` answers a new tree node:
 
 * **prior**: probabilities over ``legal`` (the acting seat's legal ids) from the
@@ -38,7 +38,7 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from agents.heuristic import make_heuristic
+from bidbluff.agents.heuristic import make_heuristic
 
 MAX_ROLLOUT = 100_000  # a safety cap: a game that does not end is an engine bug
 
@@ -118,7 +118,7 @@ NUMPY_ROWS = 8  # up to this many rows a forward pass runs in numpy (``Network._
 
 
 def _numpy_layers(module: Any) -> list[tuple[np.ndarray, np.ndarray, bool]]:
-    """``(weight, bias, tanh after it)`` of every linear layer of an ``agents.networks.mlp`` (or of one
+    """``(weight, bias, tanh after it)`` of every linear layer of an ``bidbluff.agents.networks.mlp`` (or of one
     ``nn.Linear``), in float32."""
     import torch.nn as nn
 
@@ -170,7 +170,8 @@ class Prior(Protocol):
 
 
 def legal_softmax(logits: np.ndarray, legal: Sequence[int]) -> np.ndarray:
-    """The policy restricted to ``legal`` ids (as ``agents.networks.masked_logits`` masks it), in that order."""
+    """The policy restricted to ``legal`` ids (as ``bidbluff.agents.networks.masked_logits`` masks it), in that
+    order."""
     chosen = np.asarray(logits, dtype=np.float64)[np.asarray(legal)]
     chosen = np.exp(chosen - chosen.max())
     return chosen / chosen.sum()
@@ -179,9 +180,9 @@ def legal_softmax(logits: np.ndarray, legal: Sequence[int]) -> np.ndarray:
 @functools.lru_cache(maxsize=8)
 def load_network(spec: str, env_name: str) -> Network:
     """``shipped`` (the env's ``checkpoints/<game>/selfplay.zip``) or a checkpoint path, checked against the env
-    (``agents.policy.load_network``); loaded once per process and shared by every search that names it."""
-    from agents import shipped_path
-    from agents.policy import load_network as load_checkpoint
+    (``bidbluff.agents.policy.load_network``); loaded once per process and shared by every search that names it."""
+    from bidbluff.agents import shipped_path
+    from bidbluff.agents.policy import load_network as load_checkpoint
 
     path = shipped_path(env_name) if spec == "shipped" else Path(spec)
     if spec == "shipped" and not path.is_file():
@@ -221,7 +222,7 @@ def seat_view(game: Any, state: Any, actor: int,
 
 
 class HeuristicRollout:
-    """The game's hand-written player (``agents.heuristic``) for every seat, from each seat's observation."""
+    """The game's hand-written player (``bidbluff.agents.heuristic``) for every seat, from each seat's observation."""
 
     name = "heuristic"
 

@@ -13,9 +13,9 @@ Each simulation:
 1. **Determinise**: ``state.resample_hidden(seat, rng)`` draws a full state
    consistent with everything the acting seat knows (and nothing more); with
    ``belief=bayes`` (Liar's dice) the other cups' crew dice are then drawn
-   from the posterior that the bets imply (``agents.heuristic.liars_dice_bayes.
+   from the posterior that the bets imply (``bidbluff.agents.heuristic.liars_dice_bayes.
    BetBelief``) instead of fair; with ``belief=prior`` from the posterior
-   under the prior's policy (``agents.beliefs.PolicyBelief``).
+   under the prior's policy (``bidbluff.agents.beliefs.PolicyBelief``).
 2. **Select**: from the root, at each node in the tree take the action, among
    those legal in this determinisation, that the selection rule ranks first
    for the seat acting there.  Both rules count a parent's visits as the
@@ -33,7 +33,7 @@ Each simulation:
    the two each other seat plays, from the posterior its bets give, and that
    seat plays it in the tree and in the rollout.
 3. **Expand** the first information set not yet in the tree and ask the
-   evaluator (``agents.evaluators``) for its prior and every seat's value:
+   evaluator (``bidbluff.agents.evaluators``) for its prior and every seat's value:
    a rollout to the end (uniform, heuristic or network policy), or one cut off
    by a network's value head after K steps or at once.
 4. **Back up** every seat's value into the edges taken by that seat.
@@ -45,7 +45,7 @@ training targets need.
 
 The budget is a number of simulations, a time in milliseconds, or both (the
 first reached stops).  The agent needs the engine: ``bind(env)`` before play
-(see ``agents.base``); it reads the env's state only to determinise it.
+(see ``bidbluff.agents.base``); it reads the env's state only to determinise it.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import legal_ids, seat_of
-from agents.evaluators import (
+from bidbluff.agents.base import legal_ids, seat_of
+from bidbluff.agents.evaluators import (
     Evaluator,
     HeuristicPrior,
     HeuristicRollout,
@@ -66,7 +66,7 @@ from agents.evaluators import (
     RandomRollout,
     load_network,
 )
-from envs.core import REWARD_MODES
+from bidbluff.envs.core import REWARD_MODES
 
 SELECTIONS = ("ucb", "puct")
 # determinisations that read more than the rules: the games each one reads
@@ -121,7 +121,7 @@ class ISMCTSAgent:
         simulations: simulations per decision (``None``: only ``time_ms`` bounds it).
         time_ms: wall-clock budget per decision in milliseconds (``None``: none).
         exploration: the selection constant ``c`` (default: 0.7 for ``ucb``, 1.5 for ``puct``).
-        reward_mode: the env reward mode backed up (``envs.core.REWARD_MODES``; ``"winner"`` aims at the win
+        reward_mode: the env reward mode backed up (``bidbluff.envs.core.REWARD_MODES``; ``"winner"`` aims at the win
             share alone where a game's own ``win`` payoffs differ); with a value network, that network's mode
             (the default then).
         selection: ``"ucb"`` or ``"puct"`` (default: ``puct`` with a prior, ``ucb`` without).
@@ -138,7 +138,7 @@ class ISMCTSAgent:
             unlike its training); AlphaZero's root noise plays this part in training.
         belief: ``"bayes"`` (liars_dice_v0): determinisations draw the other cups from the posterior the bets
             imply (``BetBelief``), not fair; ``"prior"``: from the posterior under the prior's policy
-            (``agents.beliefs.PolicyBelief``; needs a ``prior``); ``None``: the game's own
+            (``bidbluff.agents.beliefs.PolicyBelief``; needs a ``prior``); ``None``: the game's own
             ``resample_hidden``.
         seed: seeds determinisations, tie breaks and rollouts.
 
@@ -247,7 +247,7 @@ class ISMCTSAgent:
 
     def probabilities(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The visit distribution of a search from ``observation`` (the bound env's seat to act): what
-        search-improved targets train a network on (``training.distill --teacher 4=ismcts:...``)."""
+        search-improved targets train a network on (``bidbluff.training.distill --teacher 4=ismcts:...``)."""
         if self.env is None:
             raise RuntimeError("ISMCTSAgent needs the engine: call agent.bind(env) after env.reset() before play")
         return self.search(observation, self.env.agent_selection).policy
@@ -267,12 +267,12 @@ class ISMCTSAgent:
             raise RuntimeError("ISMCTSAgent: the observation does not match the bound env's state (wrong env?)")
         redraw = None
         if self.belief == "bayes":
-            from agents.heuristic.liars_dice_bayes import BetBelief
+            from bidbluff.agents.heuristic.liars_dice_bayes import BetBelief
 
             believe = BetBelief(observation).redraw
             redraw = lambda sample, seat, rng: (believe(sample, seat, rng), None)  # noqa: E731
         elif self.belief == "prior":
-            from agents.beliefs import PolicyBelief
+            from bidbluff.agents.beliefs import PolicyBelief
 
             if len(self.likelihoods) > 100_000:  # bets of finished games
                 self.likelihoods.clear()

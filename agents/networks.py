@@ -11,14 +11,23 @@ policy's weights and Adam state map onto it one to one (``from_sb3``).
 
 stable-baselines3 pickles a policy's ``features_extractor_class`` by reference:
 an old-format checkpoint (a ``MaskablePPO`` zip) trained with ``SharedTrunk``
-loads in stable-baselines3 only where ``agents.networks.SharedTrunk`` exists,
-so it stays here.
+loads in stable-baselines3 only where ``bidbluff.agents.networks.SharedTrunk`` exists,
+so it stays here.  One saved before the package moved under ``bidbluff`` names it
+``agents.networks.SharedTrunk``: ``sb3_custom_objects`` reads such entries under
+the namespace for ``MaskablePPO.load``.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import io
+import json
 import math
+import pickle
+import zipfile
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -124,6 +133,38 @@ def from_sb3(state: Mapping[str, torch.Tensor]) -> ActorCritic:
                       [t.shape[0] for t in hidden])  # fmt: skip
     net.load_state_dict(ours)  # a shape that does not fit raises here
     return net
+
+
+PRE_NAMESPACE = ("envs", "agents", "training", "arena")  # the top-level packages before ``bidbluff``
+
+
+class _NamespaceUnpickler(pickle.Unpickler):
+    """Reads a class pickled under a pre-namespace module path (``agents.networks``) from ``bidbluff``, and
+    notes that it did (a checkout on ``sys.path`` could otherwise import a second copy under the old name)."""
+
+    renamed = False
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.split(".")[0] in PRE_NAMESPACE:
+            module, self.renamed = f"bidbluff.{module}", True
+        return super().find_class(module, name)
+
+
+def sb3_custom_objects(path: str | Path) -> dict[str, Any]:
+    """``custom_objects`` for ``MaskablePPO.load(path)``: each entry of the zip's data that pickles a class
+    under its pre-namespace module path, unpickled under ``bidbluff`` (empty for a save made after the move).
+    An entry that cannot be read at all is left to stable-baselines3, which reports it."""
+    with zipfile.ZipFile(path) as archive:
+        data = json.loads(archive.read("data"))
+    found: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and ":serialized:" in value:
+            reader = _NamespaceUnpickler(io.BytesIO(base64.b64decode(value[":serialized:"])))
+            with contextlib.suppress(Exception):
+                loaded = reader.load()
+                if reader.renamed:
+                    found[key] = loaded
+    return found
 
 
 try:  # old checkpoints' features extractor, where stable-baselines3 is installed (the train extra)

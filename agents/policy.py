@@ -16,12 +16,12 @@ The zip comes in two formats:
 
 * with a ``network`` block in the sidecar (the batched trainer's, and every shipped checkpoint): a
   ``torch.save`` archive (itself a zip) of ``{"network": state_dict, "optimizer": state_dict}``
-  (no optimizer in a shipped one) for ``agents.networks.ActorCritic``, read with
+  (no optimizer in a shipped one) for ``bidbluff.agents.networks.ActorCritic``, read with
   ``torch.load(weights_only=True)``;
 * without one: a stable-baselines3 ``MaskablePPO`` save (``bidbluff train``, the sb3 self-play, and
   batched runs before the ``ActorCritic``).  Its policy weights are read from the zip directly and
-  mapped onto the same ``ActorCritic`` (``agents.networks.from_sb3``), so both play alike and
-  stable-baselines3 is not needed to play either; ``python -m training.convert OLD.zip NEW.zip``
+  mapped onto the same ``ActorCritic`` (``bidbluff.agents.networks.from_sb3``), so both play alike and
+  stable-baselines3 is not needed to play either; ``python -m bidbluff.training.convert OLD.zip NEW.zip``
   rewrites one in the new format.
 
 ``load`` refuses, with a ``CheckpointError`` (a ``ValueError``) that says
@@ -46,8 +46,8 @@ from typing import Any
 
 import numpy as np
 
-import envs
-from agents.base import legal_ids
+from bidbluff import envs
+from bidbluff.agents.base import legal_ids
 
 FORMAT = "bidbluff-checkpoint"
 FORMAT_VERSION = 1
@@ -186,7 +186,7 @@ def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, di
     try:
         import torch
 
-        from agents.networks import ActorCritic, from_sb3
+        from bidbluff.agents.networks import ActorCritic, from_sb3
     except ImportError:
         raise CheckpointError("playing a checkpoint needs the training extra: pip install -e '.[train]'") from None
     if "network" in meta:
@@ -213,8 +213,8 @@ def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, di
                                         weights_only=True) if "policy.optimizer.pth" in names else None)  # fmt: skip
         except Exception as bad:  # zipfile, json and torch raise many kinds on a bad file
             raise CheckpointError(f"checkpoint {path}: cannot load {zip_path} as a stable-baselines3 MaskablePPO "
-                                  f"save (the old checkpoint format; `python -m training.convert OLD.zip NEW.zip` "
-                                  f"converts one that loads): {bad!r}") from None  # fmt: skip
+                                  f"save (the old checkpoint format; `python -m bidbluff.training.convert OLD.zip "
+                                  f"NEW.zip` converts one that loads): {bad!r}") from None  # fmt: skip
     if [net.sizes["obs_size"]] != meta["observation_shape"] or net.sizes["n_actions"] != meta["action_n"]:
         raise CheckpointError(
             f"checkpoint {path}: the saved network has observation size {net.sizes['obs_size']} and "
@@ -230,7 +230,7 @@ def save_checkpoint(path: str | Path, net: Any, meta: dict[str, Any],
     plus the network block); all or nothing (``write_checkpoint``)."""
     import torch
 
-    from agents.networks import describe
+    from bidbluff.agents.networks import describe
 
     state = {"network": net.state_dict()}
     if optimizer_state is not None:
@@ -242,7 +242,7 @@ class PolicyAgent:
     """Plays a trained policy: the most likely legal action, or a sample (seeded).
 
     ``network`` is anything with ``logits(obs) -> Tensor`` (an ``ActorCritic``).  Build one with
-    ``agents.load(path)`` / ``agents.make(path)``.
+    ``bidbluff.agents.load(path)`` / ``bidbluff.agents.make(path)``.
     """
 
     needs_env = False
@@ -262,7 +262,7 @@ class PolicyAgent:
         """The policy's action distribution, restricted to the mask."""
         import torch
 
-        from agents.networks import masked_logits
+        from bidbluff.agents.networks import masked_logits
 
         obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
         mask = np.asarray(observation["action_mask"], dtype=bool)

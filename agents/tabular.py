@@ -1,16 +1,16 @@
 """Tabular policies for ``liars_dice_v0``: action probabilities per information state, in a JSON file.
 
-The file (``checkpoints/liars_dice/cfr_2p1d.json`` is one, from ``python -m training.cfr``)::
+The file (``checkpoints/liars_dice/cfr_2p1d.json`` is one, from ``python -m bidbluff.training.cfr``)::
 
     {"format": "bidbluff-tabular-policy", "format_version": 1, "env": "liars_dice_v0",
      "num_players": 2, "env_options": {"dice": 1, "preset": "lying_pirates", "specials": []},
      "algorithm": "...", "exploitability": 0.0004, ...,
      "policy": {"P0 | own 3 | bets -": {"bid 1x4": 0.61, "bid 2x6": 0.39}, ...}}
 
-Keys are information states as ``envs.liars_dice.infoset.describe`` names them (the OpenSpiel bridge's
+Keys are information states as ``bidbluff.envs.liars_dice.infoset.describe`` names them (the OpenSpiel bridge's
 information state strings), actions as the env writes them, every legal action listed.
 ``TabularAgent`` finds its information state from the observation alone
-(``envs.liars_dice.infoset.from_observation``) and plays the table: sampled (seeded), or the likeliest
+(``bidbluff.envs.liars_dice.infoset.from_observation``) and plays the table: sampled (seeded), or the likeliest
 action with ``greedy=True``.  The name of an information state does not say the rules or the table size,
 so the agent checks the mask against the actions its row lists: a table played at other rules or another
 table size is an error, never a silently wrong policy.
@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import SeededAgent, legal_ids
-from envs.liars_dice import codec
-from envs.liars_dice.infoset import from_observation
+from bidbluff.agents.base import SeededAgent, legal_ids
+from bidbluff.envs.liars_dice import codec
+from bidbluff.envs.liars_dice.infoset import from_observation
 
 FORMAT = "bidbluff-tabular-policy"
 FORMAT_VERSION = 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import envs
-from agents.base import Agent, bind_all, seat_of
-from arena import seating
+from bidbluff import envs
+from bidbluff.agents.base import Agent, bind_all, seat_of
+from bidbluff.arena import seating
 
 
 def winners(scores: list[float]) -> list[int]:
@@ -80,7 +80,7 @@ def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
 def play_match(env_name: str, agents: list[Agent], games: int, seed: int = 0, num_players: int | None = None,
                env_options: dict[str, Any] | None = None) -> MatchResult:  # fmt: skip
     """``games`` seeded games; the table (``agents`` repeated to fill ``num_players`` seats) is seated by the
-    balanced design of ``arena.seating``, so each agent sits everywhere and after every neighbour."""
+    balanced design of ``bidbluff.arena.seating``, so each agent sits everywhere and after every neighbour."""
     n = num_players or len(agents)
     k = len(agents)
     result = MatchResult(env_name, n, wins=[0.0] * k, total_score=[0.0] * k, total_reward=[0.0] * k)

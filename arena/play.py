@@ -2,7 +2,7 @@
 
 The table is always rendered from the human's seat (``render_view=seat``): another seat's hidden
 dice or cards are never shown.  Between the human's turns the others' actions are printed in words
-with who took them, as the browser table's log says them (``arena.web.views``: public calls read
+with who took them, as the browser table's log says them (``bidbluff.arena.web.views``: public calls read
 "calls Liar!"); an action of a kind the game keeps secret (a card played face down, a card passed
 in a draft) that the human cannot tell apart from the seat's other choices is named by its kind
 only.  New entries of the engine's public log are printed before each prompt, and the dice a
@@ -23,13 +23,13 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-import agents as agent_lib
-import envs
-from agents.base import bind_all, seat_of
-from agents.human import HumanAgent, PlayerQuitError
-from arena import records
-from arena.match import MAX_STEPS
-from arena.web.views import view_of
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.base import bind_all, seat_of
+from bidbluff.agents.human import HumanAgent, PlayerQuitError
+from bidbluff.arena import records
+from bidbluff.arena.match import MAX_STEPS
+from bidbluff.arena.web.views import view_of
 
 SECRET_CHECKS = 12  # alternatives compared to decide whether the human could tell which action was taken
 

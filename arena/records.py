@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import envs
+from bidbluff import envs
 
 FORMAT = 2
 READABLE = (1, 2)  # format 1: no digests

@@ -1,7 +1,7 @@
 """Tournaments: n-player games between agent specs, fairly seated over duplicate deals.
 
 Every *deal* is one env seed.  Each deal is replayed once per seating of a
-balanced design (``arena.seating``: every permutation of the seats up to four
+balanced design (``bidbluff.arena.seating``: every permutation of the seats up to four
 players), so every entry meets the same dice, cards and bag draws from every
 seat and after every neighbour: luck of the deal and of the seating order
 cancel out.  With more entries than seats, each deal seats a seeded random
@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-import agents as agent_lib
-import envs
-from arena import seating
-from arena.match import MAX_STEPS, GameRecord, play_game
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.arena import seating
+from bidbluff.arena.match import MAX_STEPS, GameRecord, play_game
 
 Z95 = 1.959963984540054
 
@@ -154,9 +154,9 @@ def run_tournament(
 ) -> TournamentResult:
     """Play about ``games`` games, rounded up to whole deals (``games_per_deal``: 24 at four seats).
 
-    ``specs``: agent spec strings (``agents.make``) or agent objects; ``agent_options``: extra
+    ``specs``: agent spec strings (``bidbluff.agents.make``) or agent objects; ``agent_options``: extra
     constructor options per spec string (``{"ismcts": {"simulations": 50}}``); ``save_games``: a
-    directory that gets each game's record (``arena.records``) as ``game_NNNNN.json``; ``design``: the
+    directory that gets each game's record (``bidbluff.arena.records``) as ``game_NNNNN.json``; ``design``: the
     seating design (default ``seating.design(num_players, seed)``, the balanced one).
     """
     import time
@@ -190,7 +190,7 @@ def run_tournament(
             if save_games is not None:
                 from pathlib import Path
 
-                from arena import records
+                from bidbluff.arena import records
 
                 saved = records.record_game(env_name, n, seed + deal, record.actions, record.scores, env_options,
                                             [entries[i][0] for i in seated], record.truncated)  # fmt: skip

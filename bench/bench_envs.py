@@ -6,7 +6,7 @@ mask, as a learner would) and draws one action from the mask with a seeded
 ``numpy.random.Generator``; finished agents get ``step(None)``.  Each env is
 measured through ``env()`` (PettingZoo's wrappers) and through ``raw_env``.
 Every game starts with ``reset(seed=...)`` (a new seed each game, as
-``training.gym_env`` does and as the speed references in DESIGN.md were
+``bidbluff.training.gym_env`` does and as the speed references in DESIGN.md were
 measured); ``--seed-once`` seeds the first reset only.
 
 Peers, measured the same way in the same run (the optional ``bench`` extra,
@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-import envs
+from bidbluff import envs
 
 APIS = ("env", "raw_env")
 

@@ -18,9 +18,9 @@ then times a short run of it (a few thousand learner steps) and reports:
 Trainers (``TRAINERS``): ``batched_ppo`` is ``bidbluff selfplay --trainer batched``
 with its defaults (64 games in one process, every seat learning; its n_envs
 column shows the games; env share from its own timer); ``maskable_ppo`` is sb3-contrib's MaskablePPO as
-``bidbluff train`` builds it (``training.train.new_model`` with the default
+``bidbluff train`` builds it (``bidbluff.training.train.new_model`` with the default
 ``TrainConfig``: MLP 256x256, n_steps 512, batch 256, 4 epochs, one torch
-thread) on ``training.gym_env.SingleAgentView`` against "random" opponents, in
+thread) on ``bidbluff.training.gym_env.SingleAgentView`` against "random" opponents, in
 a ``SubprocVecEnv`` of ``n_envs`` workers.  Another trainer is another entry:
 a function ``(env_name, n_envs, steps, seed) -> Measurement`` that times its
 own loop the same way.
@@ -48,7 +48,7 @@ import gymnasium as gym
 import numpy as np
 from bench_envs import environment_lines, load_line, package_version  # bench/ is the script's sys.path[0]
 
-import envs
+from bidbluff import envs
 
 
 @dataclass(frozen=True)
@@ -142,8 +142,8 @@ def maskable_ppo(env_name: str, n_envs: int, steps: int, seed: int) -> Measureme
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
-    from training.gym_env import SingleAgentView
-    from training.train import TrainConfig, new_model
+    from bidbluff.training.gym_env import SingleAgentView
+    from bidbluff.training.train import TrainConfig, new_model
 
     config = TrainConfig(env=env_name, num_envs=n_envs, seed=seed)
     torch.set_num_threads(config.torch_threads)
@@ -170,12 +170,12 @@ def maskable_ppo(env_name: str, n_envs: int, steps: int, seed: int) -> Measureme
 
 
 def batched_ppo(env_name: str, n_envs: int, steps: int, seed: int) -> Measurement:
-    """bidbluff's batched self-play PPO (``training.batched``) with its defaults: one process, 64 games,
+    """bidbluff's batched self-play PPO (``bidbluff.training.batched``) with its defaults: one process, 64 games,
     every seat learning; ``n_envs`` is ignored (the row shows the games).  The env's share is the trainer's
     own timer around stepping the games and building their observations and masks."""
     import tempfile
 
-    from training.batched import BatchedConfig, BatchedTrainer
+    from bidbluff.training.batched import BatchedConfig, BatchedTrainer
 
     with tempfile.TemporaryDirectory() as out:
         config = BatchedConfig(env_name, opponents=[], pool_fraction=0.0, eval_games=0, seed=seed, out=out)

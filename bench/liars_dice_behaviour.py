@@ -3,7 +3,7 @@
     python bench/liars_dice_behaviour.py 4 heuristic checkpoints/liars_dice/selfplay.zip
 
 Each spec plays 480 games at the given table size with the rest of the table
-heuristics, fairly seated (``arena.seating``), seed 21.  A survivor is a seat
+heuristics, fairly seated (``bidbluff.arena.seating``), seed 21.  A survivor is a seat
 neither the winner nor a loser of the call: ``liars_dice_v0``'s own ``win``
 payoffs give it 0, which is what taught the old network to stay out of calls.
 """
@@ -13,10 +13,9 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-import agents
-import envs
-from arena import seating
-from envs.liars_dice.codec import EXACT_AT, LIAR_ID
+from bidbluff import agents, envs
+from bidbluff.arena import seating
+from bidbluff.envs.liars_dice.codec import EXACT_AT, LIAR_ID
 
 
 def behaviour(spec: str, players: int = 4, games: int = 480, seed: int = 21) -> tuple[Counter, Counter]:

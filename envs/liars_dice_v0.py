@@ -1,6 +1,6 @@
-"""Liar's dice in Lying Pirates' rules (one Betting phase), version 0.  See ``envs.liars_dice.env``."""
+"""Liar's dice in Lying Pirates' rules (one Betting phase), version 0.  See ``bidbluff.envs.liars_dice.env``."""
 
-from envs.liars_dice.env import LiarsDiceGame, env, raw_env
-from envs.liars_dice.game import BettingGameState, new_game
+from bidbluff.envs.liars_dice.env import LiarsDiceGame, env, raw_env
+from bidbluff.envs.liars_dice.game import BettingGameState, new_game
 
 __all__ = ["BettingGameState", "LiarsDiceGame", "env", "new_game", "raw_env"]

@@ -1,7 +1,7 @@
-"""Lying Pirates (base game), version 0.  See ``envs.lying_pirates.env``."""
+"""Lying Pirates (base game), version 0.  See ``bidbluff.envs.lying_pirates.env``."""
 
-from envs.lying_pirates.env import LyingPiratesGame, env, raw_env
-from envs.lying_pirates.setup import new_game
-from envs.lying_pirates.state import LyingPiratesState, resample_hidden
+from bidbluff.envs.lying_pirates.env import LyingPiratesGame, env, raw_env
+from bidbluff.envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.state import LyingPiratesState, resample_hidden
 
 __all__ = ["LyingPiratesGame", "LyingPiratesState", "env", "new_game", "raw_env", "resample_hidden"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import envs
+from bidbluff import envs
 
 
 def case_id(name: str, n: int, options: dict) -> str:

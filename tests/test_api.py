@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import envs
-from envs.core.game import TERMINAL, play_randomly
+from bidbluff import envs
+from bidbluff.envs.core.game import TERMINAL, play_randomly
 
 MAX_STEPS = 5000  # far beyond any real game; a game that does not end within it is a bug
 
@@ -384,7 +384,7 @@ def test_the_raw_env_after_the_end_answers_clearly(env_name, num_players, env_op
 
 
 def test_a_game_that_never_ends_is_stopped(env_name, num_players, env_options):
-    from envs.core.game import EngineLoopError
+    from bidbluff.envs.core.game import EngineLoopError
 
     env = make_raw(env_name, num_players, env_options)
     env.game.max_decisions = 3

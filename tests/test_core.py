@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import envs
-from envs.core.codec import ActionCodec, ActionKind, positions
-from envs.core.rewards import final_rewards
+from bidbluff import envs
+from bidbluff.envs.core.codec import ActionCodec, ActionKind, positions
+from bidbluff.envs.core.rewards import final_rewards
 
 CODEC = ActionCodec([ActionKind("pass"), ActionKind("bet", (5, 6)), ActionKind("card", (30,))])
 

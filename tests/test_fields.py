@@ -7,8 +7,8 @@ import importlib
 import numpy as np
 import pytest
 
-import envs
-from envs.core.fields import Block, Field, Layout, hot
+from bidbluff import envs
+from bidbluff.envs.core.fields import Block, Field, Layout, hot
 
 LAYOUT = Layout(
     Block("seat", (Field("present"), Field("gold", scale=80), Field("cards", 3, scale=3)), count=4),
@@ -116,15 +116,15 @@ GAMES = ("libertalia", "spytails", "liars_dice", "lying_pirates")
 
 @pytest.mark.parametrize("game", GAMES)
 def test_env_docstring_carries_the_codec_layout_table(game):
-    layout = importlib.import_module(f"envs.{game}.codec").LAYOUT
-    doc = importlib.import_module(f"envs.{game}.env").__doc__
+    layout = importlib.import_module(f"bidbluff.envs.{game}.codec").LAYOUT
+    doc = importlib.import_module(f"bidbluff.envs.{game}.env").__doc__
     assert layout.describe() in doc, f"paste envs.{game}.codec.LAYOUT.describe() into envs/{game}/env.py"
     assert envs.game(f"{game}_v0").observation_size == layout.size
 
 
 def test_lying_pirates_docstring_carries_the_options_layout_too():
-    from envs.lying_pirates import codec
-    from envs.lying_pirates import env as lp_env
+    from bidbluff.envs.lying_pirates import codec
+    from bidbluff.envs.lying_pirates import env as lp_env
 
     assert codec.FULL_LAYOUT.describe() in lp_env.__doc__
     assert codec.FULL_LAYOUT.describe().startswith(codec.LAYOUT.describe()), "the base layout stays in front"
@@ -158,7 +158,7 @@ def decodes(view, name: str, expected, seats: int | None = None) -> bool:
 
 
 def test_libertalia_views_read_back_the_state():
-    from envs.libertalia.codec import LAYOUT as LIB
+    from bidbluff.envs.libertalia.codec import LAYOUT as LIB
 
     for game, state in decision_states("libertalia_v0", 4, 2):
         n = state.num_players
@@ -175,7 +175,7 @@ def test_libertalia_views_read_back_the_state():
 
 
 def test_spytails_views_read_back_the_state():
-    from envs.spytails.codec import LAYOUT as SPY
+    from bidbluff.envs.spytails.codec import LAYOUT as SPY
 
     for game, state in decision_states("spytails_v0", 3, 1):
         n = state.num_players
@@ -193,7 +193,7 @@ def test_spytails_views_read_back_the_state():
 
 
 def test_liars_dice_views_read_back_the_state():
-    from envs.liars_dice.codec import LAYOUT as LD
+    from bidbluff.envs.liars_dice.codec import LAYOUT as LD
 
     specials = ("pirate king", "mermaid", "cursed", "ghost")
     for game, state in decision_states("liars_dice_v0", 4, 30, dice=3, specials=specials):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from training.cli import build_parser
+from bidbluff.training.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -35,8 +35,8 @@ import pytest
 if __name__ == "__main__":  # run as a script from the repository root
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import envs
-from envs.core.game import TERMINAL
+from bidbluff import envs
+from bidbluff.envs.core.game import TERMINAL
 
 OUTCOMES = ("refused", "played", "accepted but invalid", "crash at reset", "crash later", "hang", "out of memory",
             "stuck")  # fmt: skip

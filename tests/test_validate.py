@@ -1,10 +1,10 @@
-"""The declared shapes of saved states (``envs.core.validate``): the parts games combine."""
+"""The declared shapes of saved states (``bidbluff.envs.core.validate``): the parts games combine."""
 
 from __future__ import annotations
 
 import pytest
 
-from envs.core.validate import Depends, EmptyOr, Int, ListOf, PerSeat, Record, Str, read
+from bidbluff.envs.core.validate import Depends, EmptyOr, Int, ListOf, PerSeat, Record, Str, read
 
 
 def test_per_seat_may_count_another_number_of_the_context():

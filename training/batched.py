@@ -1,7 +1,7 @@
 """Batched self-play PPO: every seat learns, one forward pass per step for all games.
 
 ``bidbluff selfplay <env>`` (the default ``--trainer batched``).  Where the stable-baselines3 path
-(``training.train``) puts one learner in one seat and steps opponents inside
+(``bidbluff.training.train``) puts one learner in one seat and steps opponents inside
 the env, this trainer runs ``num_games`` games in one process and lets the
 learning policy play every seat (parameter sharing; each seat sees only its own
 observation).  Each step it brings every game to its next decision, stacks the
@@ -10,13 +10,13 @@ network: so inference is batched, and every decision of every seat is a
 training sample.
 
 A fraction ``pool_fraction`` of the seats (drawn per game) goes to the
-**league** (``training.league``) instead: the ``--opponents`` baselines
+**league** (``bidbluff.training.league``) instead: the ``--opponents`` baselines
 (heuristic, random, ...) and the newest ``pool_max`` snapshots of the learner,
 weighted by difficulty as in prioritised fictitious self-play
 (``(1 - w) ** pfsp_power``, ``w`` the learner's smoothed win rate against that
 opponent).  Every checkpoint becomes a snapshot, played by a frozen copy of the
 network.  SIGINT or SIGTERM end a run after the current step or minibatch with
-a checkpoint and ``final.zip`` (see ``training.train``).
+a checkpoint and ``final.zip`` (see ``bidbluff.training.train``).
 
 Advantages are computed per seat on that seat's own decision sequence (GAE over
 the decisions one seat took in one game; the final reward lands on its last
@@ -25,14 +25,14 @@ the seat's observation at that moment).  Invalid actions are masked in the
 logits.  The loss is PPO's clipped surrogate, a value loss and an entropy
 bonus, as in CleanRL's ``ppo.py``.
 
-The network is ``agents.networks.ActorCritic``, a plain ``torch.nn.Module`` (a
+The network is ``bidbluff.agents.networks.ActorCritic``, a plain ``torch.nn.Module`` (a
 shared trunk layer, then separate policy and value layers) whose one
 ``get_action_and_value(obs, mask, action=None)`` serves the rollout and the
 update alike.  ``--anneal-lr`` lowers the learning rate linearly to 0 over
 ``total_steps``; ``--target-kl`` ends an update early once an epoch's mean
 approximate KL divergence from the rollout's policy passes it (both as in
 CleanRL's ``ppo.py``).  Checkpoints are the network's and Adam's state dicts
-(``torch.save``) + the JSON sidecar (``agents.policy``), so ``agents.make(path)``
+(``torch.save``) + the JSON sidecar (``bidbluff.agents.policy``), so ``bidbluff.agents.make(path)``
 plays them; ``--init`` and ``--resume`` also take the older stable-baselines3
 format that this trainer wrote before.
 
@@ -44,7 +44,7 @@ twice as often (``2,2,4``).  Checkpoints are evaluated at the largest size.
 Run layout (``--out``, default ``runs/<env>-batched``): ``config.json``,
 ``progress.csv`` (a row per rollout: speed, time split, episode stats, losses,
 learning rate, epochs run), ``eval.csv``, ``checkpoints/step_<N>.zip|.json``
-(the sidecar also holds the league, ``training.league``, so ``--resume``
+(the sidecar also holds the league, ``bidbluff.training.league``, so ``--resume``
 continues it), ``final.zip|.json``, ``tb/`` (TensorBoard, when installed).
 """
 
@@ -61,14 +61,14 @@ import numpy as np
 import torch
 from torch import nn
 
-import agents as agent_lib
-import envs
-from agents.base import bind_all, observation_for, seat_of
-from agents.networks import ActorCritic
-from agents.policy import copy_checkpoint, load_network, save_checkpoint
-from training.league import League
-from training.progress import RunProgress
-from training.train import (
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.base import bind_all, observation_for, seat_of
+from bidbluff.agents.networks import ActorCritic
+from bidbluff.agents.policy import copy_checkpoint, load_network, save_checkpoint
+from bidbluff.training.league import League
+from bidbluff.training.progress import RunProgress
+from bidbluff.training.train import (
     EVAL_COLUMNS,
     CsvLog,
     RunInterruptedError,

@@ -1,13 +1,13 @@
 """Solve a small ``liars_dice_v0`` table with CFR+ and save the average policy as a tabular agent.
 
-OpenSpiel's ``CFRPlusSolver`` runs on the bridge's game tree (``training.exploitability.game_tree``: the
+OpenSpiel's ``CFRPlusSolver`` runs on the bridge's game tree (``bidbluff.training.exploitability.game_tree``: the
 OpenSpiel bridge of our engine, walked once and held in C++), so the rules solved are the env's own.
-The average policy is saved by information state (``agents.tabular``) with its exploitability,
+The average policy is saved by information state (``bidbluff.agents.tabular``) with its exploitability,
 NashConv and the first seat's value, as OpenSpiel measures them::
 
-    python -m training.cfr --preset lying_pirates --iterations 1000 --out checkpoints/liars_dice/cfr_2p1d.json
+    python -m bidbluff.training.cfr --preset lying_pirates --iterations 1000 --out checkpoints/liars_dice/cfr_2p1d.json
 
-The shipped ``cfr`` agent (``agents.make("cfr")``) is that file.  With ``--preset classic`` this is
+The shipped ``cfr`` agent (``bidbluff.agents.make("cfr")``) is that file.  With ``--preset classic`` this is
 OpenSpiel's ``liars_dice`` with one die each, whose published value to the first player is -7/258.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from agents.tabular import save_table
-from training.exploitability import Exploitability, GameTree, game_tree, nash_conv
+from bidbluff.agents.tabular import save_table
+from bidbluff.training.exploitability import Exploitability, GameTree, game_tree, nash_conv
 
 PUBLISHED_CLASSIC_VALUE = -7 / 258
 

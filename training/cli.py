@@ -16,9 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-import agents
-import envs
-from arena.match import play_match
+from bidbluff import agents, envs
+from bidbluff.arena.match import play_match
 
 # -- env options: one syntax for every command ---------------------------------------
 OPTIONS_HELP = ("an env option KEY=VALUE, repeatable: --option map=extended --option draft=true (VALUE is read as "
@@ -34,7 +33,7 @@ def add_env_options(parser: argparse.ArgumentParser) -> None:
 
 def env_options(args: argparse.Namespace) -> dict[str, Any]:
     """The env options of ``--option`` (and the deprecated ``--env-options``), later ones winning."""
-    from arena.play import parse_option
+    from bidbluff.arena.play import parse_option
 
     options: dict[str, Any] = {}
     if getattr(args, "env_options", None):
@@ -106,8 +105,8 @@ def expand_specs(text: str) -> list[str]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
-    from arena import seating
-    from arena.tournament import run_tournament
+    from bidbluff.arena import seating
+    from bidbluff.arena.tournament import run_tournament
 
     console = Console(stderr=True)
     specs = expand_specs(args.agents)
@@ -188,7 +187,7 @@ def _write_csv(target: str, rows: list[dict[str, Any]], n: int) -> None:
 
 # -- play / replay -------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    from arena.play import play
+    from bidbluff.arena.play import play
 
     options = env_options(args)
     try:
@@ -202,8 +201,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from arena import records
-    from arena.play import show_replay
+    from bidbluff.arena import records
+    from bidbluff.arena.play import show_replay
 
     show_replay(records.load(args.file), view="all" if args.all else args.seat, step=args.step)
     return 0
@@ -211,7 +210,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # -- exploitability -----------------------------------------------------------------
 def cmd_exploitability(args: argparse.Namespace) -> int:
-    from training.exploitability import print_report, report
+    from bidbluff.training.exploitability import print_report, report
 
     specials_flag = [name.strip() for name in args.specials.split(",") if name.strip()]
     options = {"dice": args.dice, "preset": args.preset, "specials": specials_flag, **env_options(args)}
@@ -295,12 +294,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     SIGINT (Ctrl-C) or SIGTERM: the run saves a checkpoint and final.zip, one line says so, exit code 130.
     """
-    from training.batched import RESUMABLE as BATCHED_RESUMABLE
-    from training.batched import BatchedConfig, train_batched
-    from training.rllib import RESUMABLE as RLLIB_RESUMABLE
-    from training.rllib import RllibConfig, train_rllib
-    from training.selfplay import SelfPlayConfig, selfplay
-    from training.train import RESUMABLE, RunInterruptedError, TrainConfig, check_time_limit, train
+    from bidbluff.training.batched import RESUMABLE as BATCHED_RESUMABLE
+    from bidbluff.training.batched import BatchedConfig, train_batched
+    from bidbluff.training.rllib import RESUMABLE as RLLIB_RESUMABLE
+    from bidbluff.training.rllib import RllibConfig, train_rllib
+    from bidbluff.training.selfplay import SelfPlayConfig, selfplay
+    from bidbluff.training.train import RESUMABLE, RunInterruptedError, TrainConfig, check_time_limit, train
 
     trainer = getattr(args, "trainer", "batched")
     if args.command == "train":
@@ -352,7 +351,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if (out / "checkpoints").exists() and any((out / "checkpoints").iterdir()):
             raise SystemExit(f"{out} already holds a run: pass --resume to continue it or --out for a new one")
         config = config_class(**given)
-    from training.progress import config_table, final_steps, summary
+    from bidbluff.training.progress import config_table, final_steps, summary
 
     console = Console()
     console.print(config_table(config, title=f"bidbluff {args.command} {args.env} (also in {out}/config.json)"))
@@ -371,7 +370,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 # -- plot -------------------------------------------------------------------------
 def cmd_plot(args: argparse.Namespace) -> int:
-    from training.plot import plot_run
+    from bidbluff.training.plot import plot_run
 
     for path in plot_run(args.run_dir, args.out):
         print(path)
@@ -381,7 +380,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
 # -- serve ------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from arena.web.app import serve
+        from bidbluff.arena.web.app import serve
     except ImportError as missing:
         raise SystemExit(f"bidbluff serve needs the web extra: pip install -e '.[web]' ({missing})") from None
     serve(args.host, args.port, args.records)
@@ -477,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where finished games are saved as JSON records (default ./records)")  # fmt: skip
     serve.set_defaults(run=cmd_serve)
 
-    from training.train import TrainConfig
+    from bidbluff.training.train import TrainConfig
 
     train = sub.add_parser("train", help="train a MaskablePPO policy against fixed opponents",
                            description="Every hyperparameter is an option; all are logged to <out>/config.json "
@@ -490,9 +489,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(run=cmd_train)
 
-    from training.batched import BatchedConfig
-    from training.rllib import RllibConfig
-    from training.selfplay import SelfPlayConfig
+    from bidbluff.training.batched import BatchedConfig
+    from bidbluff.training.rllib import RllibConfig
+    from bidbluff.training.selfplay import SelfPlayConfig
 
     league = sub.add_parser("selfplay", help="self-play league: PPO against its past snapshots and fixed baselines",
                             description="--trainer batched (default): a torch PPO playing every seat of "

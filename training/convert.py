@@ -1,11 +1,11 @@
 """Convert a checkpoint of the old stable-baselines3 format into the ``ActorCritic`` format.
 
-    python -m training.convert OLD.zip NEW.zip
+    python -m bidbluff.training.convert OLD.zip NEW.zip
 
 reads ``OLD`` (a ``MaskablePPO`` save and its sidecar, as the batched trainer
-wrote them before its network became ``agents.networks.ActorCritic``, and as
+wrote them before its network became ``bidbluff.agents.networks.ActorCritic``, and as
 ``bidbluff train`` writes them) and writes ``NEW`` as a ``torch.save`` state
-dict plus the sidecar (see ``agents.policy``).  The sidecar keeps every block
+dict plus the sidecar (see ``bidbluff.agents.policy``).  The sidecar keeps every block
 of the old one (the evaluations, the tournaments, the league) and gains the
 ``network`` block and ``converted_from`` (the old zip's name and SHA-256).
 The network plays exactly as before (the same weights, layer for layer); the
@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agents.policy import checkpoint_paths, load_network, save_checkpoint
+from bidbluff.agents.policy import checkpoint_paths, load_network, save_checkpoint
 
 
 def convert(source: str | Path, dest: str | Path) -> Path:
@@ -33,7 +33,7 @@ def convert(source: str | Path, dest: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.convert", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bidbluff.training.convert", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("source", help="the checkpoint to convert (x.zip, x.json or x)")
     parser.add_argument("dest", help="where to write the converted checkpoint (x.zip; may be the source)")
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         path = convert(args.source, args.dest)
     except ValueError as bad:  # CheckpointError: what is wrong with the source
-        parser.exit(2, f"python -m training.convert: error: {bad}\n")
+        parser.exit(2, f"python -m bidbluff.training.convert: error: {bad}\n")
     print(f"converted {args.source} -> {path}")
     return 0
 

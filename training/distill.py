@@ -28,7 +28,7 @@ table sizes or teachers, ``--sharpen``), it carries on from the same rounds unde
 the settings of the run that finished and every round's row.  The result, ``final.zip``, is a checkpoint like any other
 (the sidecar's ``"distillation"`` block records the recipe and the agreement with the teachers per round)::
 
-    python -m training.distill liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --teacher 2=bayes \\
+    python -m bidbluff.training.distill liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --teacher 2=bayes \\
         --players 2,2,3,4 --opponents heuristic --rounds 4 --games 1500 --out runs/ld-distill
 """
 
@@ -47,13 +47,13 @@ from typing import Any
 import numpy as np
 import torch
 
-import agents as agent_lib
-import envs
-from agents.base import bind_all, seat_of
-from agents.networks import masked_logits
-from agents.policy import PolicyAgent, load_network, save_checkpoint, write_atomic
-from envs.core.rewards import final_rewards
-from training.train import RunInterruptedError, StopSignals
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.base import bind_all, seat_of
+from bidbluff.agents.networks import masked_logits
+from bidbluff.agents.policy import PolicyAgent, load_network, save_checkpoint, write_atomic
+from bidbluff.envs.core.rewards import final_rewards
+from bidbluff.training.train import RunInterruptedError, StopSignals
 
 SELF = "init"  # the teacher spec that means the starting network, frozen
 
@@ -315,7 +315,7 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bidbluff.training.distill", description=__doc__.split("\n\n")[0])
     parser.add_argument("env", choices=list(envs.ENVS))
     parser.add_argument("--init", required=True, help="the checkpoint to start from (also the default teacher)")
     parser.add_argument("--out", required=True, help="run directory (final.zip and rounds.jsonl go there)")

@@ -1,14 +1,14 @@
 """A single-agent gymnasium view of any bidbluff env, for stable-baselines3.
 
 One *learner* seat plays; the other seats are opponents (agents from
-``agents.make``) that act inside ``step`` until it is the learner's turn again
+``bidbluff.agents.make``) that act inside ``step`` until it is the learner's turn again
 or the game is over.  The learner's seat rotates every episode, so one policy
 learns every seat.  The observation is the env's flat ``observation`` vector;
 ``action_masks()`` gives the legal actions (what sb3-contrib's MaskablePPO
 asks for).  The reward is the learner's env reward (zero until the end in
 every bidbluff env).
 
-Opponents come from a ``training.league.League``: each episode, every
+Opponents come from a ``bidbluff.training.league.League``: each episode, every
 opponent seat draws one (``league.sample(rng)``; uniformly among agent specs
 given as a list), and the league hears the result of every episode
 (``league.record_game``).
@@ -22,9 +22,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-import envs
-from agents.base import bind_all, observation_for
-from training.league import League
+from bidbluff import envs
+from bidbluff.agents.base import bind_all, observation_for
+from bidbluff.training.league import League
 
 MAX_EMPTY_GAMES = 1000  # games in a row in which the learner never had to decide: a configuration error
 MAX_EPISODE_STEPS = 5_000  # learner decisions; past this the episode is truncated (a policy looping)

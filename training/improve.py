@@ -34,7 +34,7 @@ worker has spent its seconds (worker W's time and shard count are in ``progress_
 Q-network (``q_0.pt``, ``q_1.pt``, ``q_all.pt``) is not fitted again.  ``--seconds 0`` fits on the shards
 already in the directory, e.g. those of several collections::
 
-    python -m training.improve liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --players 4 \\
+    python -m bidbluff.training.improve liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --players 4 \\
         --opponents heuristic --seconds 2400 --workers 2 --out runs/ld-improve
 """
 
@@ -52,11 +52,11 @@ from typing import Any
 import numpy as np
 import torch
 
-import agents as agent_lib
-import envs
-from agents.evaluators import seat_view
-from agents.policy import load_network, read_sidecar, save_checkpoint, write_atomic
-from arena.match import winners
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.evaluators import seat_view
+from bidbluff.agents.policy import load_network, read_sidecar, save_checkpoint, write_atomic
+from bidbluff.arena.match import winners
 
 SHARD = 5000  # decisions a shard
 TOP = 4  # the network's most likely moves, always candidates
@@ -354,7 +354,7 @@ def run(config: ImproveConfig) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.improve", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bidbluff.training.improve", description=__doc__.split("\n\n")[0])
     parser.add_argument("env", choices=list(envs.ENVS))
     parser.add_argument("--init", required=True, help="the checkpoint to improve")
     parser.add_argument("--out", required=True, help="run directory (shards, Q-networks, final.zip, log.jsonl)")

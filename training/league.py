@@ -14,8 +14,8 @@ where ``w = (wins + 1) / (games + 2)`` is the learner's smoothed win rate agains
 uniformly.
 
 The trainers use it thus: ``bidbluff train`` draws each opponent seat from a league of its
-baselines alone; the stable-baselines3 self-play (``training.selfplay``) adds snapshots and
-the latest policy; the batched trainer (``training.batched``) gives ``pool_fraction`` of its
+baselines alone; the stable-baselines3 self-play (``bidbluff.training.selfplay``) adds snapshots and
+the latest policy; the batched trainer (``bidbluff.training.batched``) gives ``pool_fraction`` of its
 seats to ``draw`` and plays snapshots as frozen networks.  What a snapshot *is* (an agent, a
 network) is the trainer's: the league stores whatever ``add_snapshot`` or ``restore``'s
 loader hands it.  ``to_dict`` / ``restore`` carry a league through a checkpoint's sidecar or
@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-import agents as agent_lib
-from agents.policy import CheckpointError
+from bidbluff import agents as agent_lib
+from bidbluff.agents.policy import CheckpointError
 
 LATEST = "latest"
 

@@ -1,8 +1,8 @@
 """Self-play league: MaskablePPO against its own past snapshots and fixed baselines.
 
-The training loop is ``training.train``'s; what changes is where the opponents
+The training loop is ``bidbluff.training.train``'s; what changes is where the opponents
 come from.  Each episode, every opponent seat draws from the league
-(``training.league``):
+(``bidbluff.training.league``):
 
 * with probability ``latest_prob``, the **latest** policy (the live model,
   sampling its actions);
@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import agents as agent_lib
-import envs
-from agents.policy import PolicyAgent
-from training.league import LATEST, League
-from training.train import LiveActor, TrainConfig
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.policy import PolicyAgent
+from bidbluff.training.league import LATEST, League
+from bidbluff.training.train import LiveActor, TrainConfig
 
 
 @dataclass
@@ -44,7 +44,7 @@ class SelfPlayConfig(TrainConfig):
 
 
 class SelfPlay:
-    """What ``training.train.train`` does differently in self-play: opponents from the ``league``, the live
+    """What ``bidbluff.training.train.train`` does differently in self-play: opponents from the ``league``, the live
     model in it as "latest", each checkpoint made a generation (evaluated against the previous one), and
     ``league.json`` saved with the run."""
 
@@ -74,7 +74,7 @@ class SelfPlay:
         return agent_lib.load(path, env_name=self.config.env, deterministic=False, seed=self.config.seed + steps)
 
     def _evaluate(self, path: Path, previous: dict[str, Any]) -> dict[str, Any]:
-        from arena.tournament import run_tournament
+        from bidbluff.arena.tournament import run_tournament
 
         n = self.config.players or default_players(self.config.env)
         new = agent_lib.load(path, env_name=self.config.env, deterministic=True)
@@ -115,6 +115,6 @@ def default_players(env_name: str) -> int:
 
 def selfplay(config: SelfPlayConfig, resume: bool = False, progress_bar: bool = True) -> Path:
     """Run (or resume) a self-play league; returns the final checkpoint's zip path."""
-    from training.train import train
+    from bidbluff.training.train import train
 
     return train(config, resume=resume, progress_bar=progress_bar, selfplay=SelfPlay(config))

@@ -1,19 +1,19 @@
 """Ship a trained checkpoint as the env's default opponent, and measure it as the README reports it.
 
-    python -m training.ship runs/ship-libertalia/final.zip --games 2000
+    python -m bidbluff.training.ship runs/ship-libertalia/final.zip --games 2000
 
 copies the checkpoint to ``checkpoints/<game>/selfplay.zip`` (+ sidecar) in the
-``ActorCritic`` format (``agents.policy``; an old stable-baselines3 checkpoint
+``ActorCritic`` format (``bidbluff.agents.policy``; an old stable-baselines3 checkpoint
 is converted on the way) without its optimizer state (a third of the size; the
 weights are what plays), then
 plays the tournaments of the shipping targets, fairly seated over duplicate
-deals (``arena.seating``): at 4 players heuristic vs 3 random, shipped vs 3
+deals (``bidbluff.arena.seating``): at 4 players heuristic vs 3 random, shipped vs 3
 random, shipped vs 3 heuristic, and for ``liars_dice_v0`` also shipped vs
 heuristic head to head at 2 players.  Their rows go into the sidecar
 (``"tournaments"``) and a Markdown table is printed; each row names the
 ``bidbluff tournament`` command that reproduces it and its seating design.
 
-    python -m training.ship checkpoints/libertalia/selfplay.zip --remeasure
+    python -m bidbluff.training.ship checkpoints/libertalia/selfplay.zip --remeasure
 
 plays them again for a checkpoint already shipped, in place.
 """
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import agents as agent_lib
-from agents.policy import load_network, read_sidecar, save_checkpoint, write_sidecar
+from bidbluff import agents as agent_lib
+from bidbluff.agents.policy import load_network, read_sidecar, save_checkpoint, write_sidecar
 
 # (hero, villain, players): the hero sits with players - 1 copies of the villain
 LINEUPS = (("heuristic", "random", 4), ("shipped", "random", 4), ("shipped", "heuristic", 4))
@@ -63,8 +63,8 @@ def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None,
     """The shipping tournaments (see the module docstring); ``path`` stands for ``shipped``.  A row of
     ``known`` with the same command and seating design is taken as it is when the lineup has no shipped
     agent (its result does not depend on the checkpoint)."""
-    from arena import seating
-    from arena.tournament import run_tournament
+    from bidbluff.arena import seating
+    from bidbluff.arena.tournament import run_tournament
 
     rows = []
     for hero, villain, players in lineups(env_name):
@@ -96,7 +96,7 @@ def table(env_name: str, rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.ship", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bidbluff.training.ship", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("checkpoint", help="the run's checkpoint to ship (x.zip, x.json or x)")
     parser.add_argument("--remeasure", action="store_true",

@@ -10,8 +10,8 @@ Run layout (``--out``, default ``runs/<env>``)::
     progress.csv                 one row per rollout: steps, speed, episode stats, PPO losses
     eval.csv                     per checkpoint and training opponent: the greedy policy's win share
     checkpoints/step_<N>.zip     the SB3 save (weights, optimizer state, step count) ...
-    checkpoints/step_<N>.json    ... and its sidecar (see ``agents.policy``)
-    final.zip / final.json       the last checkpoint, to play with ``agents.make("runs/<env>/final.zip")``
+    checkpoints/step_<N>.json    ... and its sidecar (see ``bidbluff.agents.policy``)
+    final.zip / final.json       the last checkpoint, to play with ``bidbluff.agents.make("runs/<env>/final.zip")``
     tb/                          TensorBoard events, when tensorboard is installed
 
 ``--resume`` continues an interrupted run from its newest intact checkpoint
@@ -20,11 +20,11 @@ Run layout (``--out``, default ``runs/<env>``)::
 the ``seconds`` column carries on.  SIGINT or SIGTERM ends a run at its next
 step with a checkpoint and ``final.zip`` (``StopSignals``, ``RunInterruptedError``;
 the command line then exits 130).  Checkpoints are written whole or not at all
-(``agents.policy.write_checkpoint``).  Opponents come from a league of the
-``--opponents`` agents (``training.league``), drawn uniformly.
+(``bidbluff.agents.policy.write_checkpoint``).  Opponents come from a league of the
+``--opponents`` agents (``bidbluff.training.league``), drawn uniformly.
 
 This trainer saves stable-baselines3 ``MaskablePPO`` zips (the older checkpoint
-format; ``agents.load`` plays them, ``training.convert`` rewrites them).
+format; ``bidbluff.agents.load`` plays them, ``bidbluff.training.convert`` rewrites them).
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ from typing import Any
 
 import numpy as np
 
-import envs
-from agents.policy import (
+from bidbluff import envs
+from bidbluff.agents.networks import sb3_custom_objects
+from bidbluff.agents.policy import (
     CheckpointError,
     PolicyAgent,
     checkpoint_paths,
@@ -55,7 +56,7 @@ from agents.policy import (
     write_atomic,
     write_checkpoint,
 )
-from training.progress import RunProgress
+from bidbluff.training.progress import RunProgress
 
 
 @dataclass
@@ -115,7 +116,7 @@ def make_vec_env(config: TrainConfig, league: Any = None) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.gym_env import SingleAgentView
+    from bidbluff.training.gym_env import SingleAgentView
 
     def factory(i: int) -> Any:
         seed = config.seed * 1000 + i
@@ -160,7 +161,7 @@ def tensorboard_available() -> bool:
 
 def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, Any]],
                     num_players: int) -> dict[str, Any]:  # fmt: skip
-    """The sidecar of a checkpoint (``agents.policy`` adds the format and the zip's hash)."""
+    """The sidecar of a checkpoint (``bidbluff.agents.policy`` adds the format and the zip's hash)."""
     import sb3_contrib
     import stable_baselines3
     import torch
@@ -196,7 +197,7 @@ def evaluate(network: Any, steps: int, config: TrainConfig, games: int, seed: in
              num_players: int) -> list[dict[str, Any]]:  # fmt: skip
     """Win share of the greedy policy of ``network`` (``logits(obs)``) against each training opponent (the other
     seats all that opponent), seats rotated over duplicate deals; one row per opponent."""
-    from arena.tournament import run_tournament
+    from bidbluff.arena.tournament import run_tournament
 
     learner = PolicyAgent(network, {"env": config.env, "steps": steps}, deterministic=True, name="learner")
     rows = []
@@ -412,7 +413,7 @@ def check_time_limit(time_limit: float | None) -> None:
 def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, selfplay: Any = None) -> Path:
     """Train (or resume) a run; returns the final checkpoint's zip path.
 
-    ``selfplay`` (``training.selfplay.SelfPlay``): opponents come from its league instead of
+    ``selfplay`` (``bidbluff.training.selfplay.SelfPlay``): opponents come from its league instead of
     ``config.opponents``; it sees the live model and every checkpoint, and is saved with the run.
     SIGINT or SIGTERM end the run at its next step with a checkpoint and ``final.zip``, then raise
     ``RunInterruptedError``.
@@ -436,7 +437,8 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
         if found is None:
             raise FileNotFoundError(f"--resume: {out}/checkpoints holds no intact checkpoint to resume from")
         path, meta = found
-        model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=tensorboard)
+        model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=tensorboard,
+                                 custom_objects=sb3_custom_objects(path))
         evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= model.num_timesteps]
         print(f"resuming {out} from {path.name} at step {model.num_timesteps}")
     else:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.heuristic.liars_dice import LiarsDiceHeuristic
-from agents.heuristic.libertalia import LibertaliaHeuristic
-from agents.heuristic.lying_pirates import LyingPiratesHeuristic
-from agents.heuristic.spytails import SpytailsHeuristic
+from bidbluff.agents.heuristic.liars_dice import LiarsDiceHeuristic
+from bidbluff.agents.heuristic.libertalia import LibertaliaHeuristic
+from bidbluff.agents.heuristic.lying_pirates import LyingPiratesHeuristic
+from bidbluff.agents.heuristic.spytails import SpytailsHeuristic
 
 HEURISTICS: dict[str, Callable[..., Any]] = {
     "liars_dice_v0": LiarsDiceHeuristic,

@@ -1,6 +1,6 @@
 """A probability-minded Liar's dice player for ``liars_dice_v0``.
 
-It decodes its observation through the named views of ``envs.liars_dice.codec.LAYOUT``:
+It decodes its observation through the named views of ``bidbluff.envs.liars_dice.codec.LAYOUT``:
 its own dice, every cup's size and which special dice each seat holds, and
 the last bet.  The dice it cannot see are independent: a crew die counts
 toward a bet face with probability 1/3 (the face or the wild one; 1/6 when
@@ -28,9 +28,9 @@ import functools
 
 import numpy as np
 
-from agents.base import SeededAgent, legal_ids
-from envs.liars_dice.codec import CODEC, FACE_SLOTS, LAYOUT
-from envs.lying_pirates.dice import FACES, SPECIALS, Die
+from bidbluff.agents.base import SeededAgent, legal_ids
+from bidbluff.envs.liars_dice.codec import CODEC, FACE_SLOTS, LAYOUT
+from bidbluff.envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 _BID, _EXACT, _LIAR = CODEC.offset["bid"], CODEC.offset["exact"], CODEC.offset["liar"]
 _FACE_FIELDS = [kind.name.lower() for kind in SPECIALS]  # the codec's face one-hot of each special die

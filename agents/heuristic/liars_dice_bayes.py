@@ -1,6 +1,6 @@
 """A Liar's dice player that reads the other captains' bets as evidence about their dice (``bayes``).
 
-The heuristic (``agents.heuristic.liars_dice``) treats every unseen die as a fair
+The heuristic (``bidbluff.agents.heuristic.liars_dice``) treats every unseen die as a fair
 die, so a bet tells it nothing.  But captains bet on faces they hold.  This
 player keeps the heuristic's policy and replaces its odds by a posterior: each
 opponent's crew dice, a priori fair, are weighed by how likely they make the
@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.heuristic.liars_dice import _COUNTING, LiarsDiceHeuristic, counts_toward
-from envs.liars_dice.codec import FACE_SLOTS, LAYOUT
-from envs.lying_pirates.dice import FACES, SPECIALS, Die
+from bidbluff.agents.heuristic.liars_dice import _COUNTING, LiarsDiceHeuristic, counts_toward
+from bidbluff.envs.liars_dice.codec import FACE_SLOTS, LAYOUT
+from bidbluff.envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 
 @functools.lru_cache(maxsize=16)

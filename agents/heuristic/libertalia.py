@@ -1,6 +1,6 @@
 """A Libertalia player with a simple value model, for ``libertalia_v0``.
 
-It decodes its observation (layout in ``envs.libertalia.codec``) and values
+It decodes its observation (layout in ``bidbluff.envs.libertalia.codec``) and values
 everything in doubloons:
 
 * **Booty tokens** for its own den: chest 5, jewels 3, goods 1 (+1 each with a
@@ -31,10 +31,10 @@ from functools import cached_property
 
 import numpy as np
 
-from agents.base import SeededAgent, legal_ids
-from envs.libertalia.codec import CODEC, LAYOUT, TOKENS
-from envs.libertalia.content import DAYS, Rank, tie_break
-from envs.libertalia.rules import DECISIONS, booty_total
+from bidbluff.agents.base import SeededAgent, legal_ids
+from bidbluff.envs.libertalia.codec import CODEC, LAYOUT, TOKENS
+from bidbluff.envs.libertalia.content import DAYS, Rank, tie_break
+from bidbluff.envs.libertalia.rules import DECISIONS, booty_total
 
 CHEST, JEWELS, GOODS, MAP, RELIC, SABRE, OFFICER = range(TOKENS)
 
@@ -90,7 +90,7 @@ def _ranks(rows: np.ndarray) -> list[list[int]]:
 
 
 def read(obs: np.ndarray) -> View:
-    """Decode a ``libertalia_v0`` observation through ``envs.libertalia.codec.LAYOUT``'s named views; one
+    """Decode a ``libertalia_v0`` observation through ``bidbluff.envs.libertalia.codec.LAYOUT``'s named views; one
     view per field for all seats at once."""
     view = LAYOUT.view(obs)
     present = view.present >= 0.5

@@ -1,10 +1,10 @@
 """A sensible Lying Pirates captain for ``lying_pirates_v0``.
 
-It reads its observation through the codec's named views (``envs.lying_pirates.codec.view``:
+It reads its observation through the codec's named views (``bidbluff.envs.lying_pirates.codec.view``:
 the fields with their scales, the layout the encoder writes) and decides:
 
 * **Betting**: the ``liars_dice_v0`` heuristic's odds and policy
-  (``agents.heuristic.liars_dice``), fed with its own cup, the dice the other
+  (``bidbluff.agents.heuristic.liars_dice``), fed with its own cup, the dice the other
   captains in play hold, and the last bet; the ids are translated both ways.
 * **Rerolls** only when the roll is bad and a coin is there: a sail die of 1,
   an X on the Pirate / Treasure die, a skull in a battle (or a dagger when
@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import SeededAgent, legal_ids
-from agents.heuristic import liars_dice as ld
-from envs.core.fields import hot
-from envs.liars_dice.codec import CODEC as LD_CODEC
-from envs.liars_dice.codec import FACE_SLOTS
-from envs.liars_dice.game import MAX_QUANTITY as LD_MAX_QUANTITY
-from envs.lying_pirates.battle import Icon
-from envs.lying_pirates.codec import (
+from bidbluff.agents.base import SeededAgent, legal_ids
+from bidbluff.agents.heuristic import liars_dice as ld
+from bidbluff.envs.core.fields import hot
+from bidbluff.envs.liars_dice.codec import CODEC as LD_CODEC
+from bidbluff.envs.liars_dice.codec import FACE_SLOTS
+from bidbluff.envs.liars_dice.game import MAX_QUANTITY as LD_MAX_QUANTITY
+from bidbluff.envs.lying_pirates.battle import Icon
+from bidbluff.envs.lying_pirates.codec import (
     BET_FACES,
     CODEC,
     KINDS,
@@ -44,9 +44,9 @@ from envs.lying_pirates.codec import (
     REROLL_DICE,
     view,
 )
-from envs.lying_pirates.content import CARDS, MAP_WATERS, TARGETED, TILES
-from envs.lying_pirates.dice import SPECIALS, Die
-from envs.lying_pirates.rules import DECISIONS
+from bidbluff.envs.lying_pirates.content import CARDS, MAP_WATERS, TARGETED, TILES
+from bidbluff.envs.lying_pirates.dice import SPECIALS, Die
+from bidbluff.envs.lying_pirates.rules import DECISIONS
 
 _OFF = CODEC.offset
 _BID, _EXACT, _LIAR = _OFF["bid"], _OFF["exact"], _OFF["liar"]

@@ -1,6 +1,6 @@
 """A sensible Spytails player for ``spytails_v0``.
 
-It decodes its observation through the named views of ``envs.spytails.codec.LAYOUT``
+It decodes its observation through the named views of ``bidbluff.envs.spytails.codec.LAYOUT``
 and plays to meet its forecast:
 
 * **Forecast**: the bid is the rounded sum of each hand card's rough chance to
@@ -27,10 +27,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from agents.base import SeededAgent, legal_ids
-from envs.core.fields import hot
-from envs.spytails.codec import CODEC, LAYOUT
-from envs.spytails.content import (
+from bidbluff.agents.base import SeededAgent, legal_ids
+from bidbluff.envs.core.fields import hot
+from bidbluff.envs.spytails.codec import CODEC, LAYOUT
+from bidbluff.envs.spytails.content import (
     ACE,
     ALPHA_STRIKE,
     CARD_RANK,
@@ -44,7 +44,7 @@ from envs.spytails.content import (
     RoundRules,
     round_rules,
 )
-from envs.spytails.rules import DECISIONS
+from bidbluff.envs.spytails.rules import DECISIONS
 
 _OFF = CODEC.offset
 _PLAIN_WIN = {ACE: 0.8, 13: 0.65, 12: 0.55, 11: 0.45, 10: 0.35, 9: 0.2, 8: 0.1, 7: 0.05}

@@ -28,12 +28,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-import agents as agent_lib
-import envs
-from arena import records
-from arena.play import default_opponent
-from arena.web.tables import OPPONENT_KINDS, RefusedMoveError, Replay, Table
-from arena.web.views import view_of
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.arena import records
+from bidbluff.arena.play import default_opponent
+from bidbluff.arena.web.tables import OPPONENT_KINDS, RefusedMoveError, Replay, Table
+from bidbluff.arena.web.views import view_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 KEEP = 64  # tables and replays held in memory; the oldest go first

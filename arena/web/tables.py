@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-import agents as agent_lib
-import envs
-from agents.base import bind_all, seat_of
-from arena import records
-from arena.match import MAX_STEPS
-from arena.play import default_opponent, is_secret, new_entries, visible_log
-from arena.web.views import view_of
-from envs.core.game import GameState
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.base import bind_all, seat_of
+from bidbluff.arena import records
+from bidbluff.arena.match import MAX_STEPS
+from bidbluff.arena.play import default_opponent, is_secret, new_entries, visible_log
+from bidbluff.arena.web.views import view_of
+from bidbluff.envs.core.game import GameState
 
 OPPONENT_KINDS = ("shipped", "heuristic", "ismcts", "expert", "random")
 

@@ -1,9 +1,9 @@
 """What every game shares: the engine contract, the action codec, the AEC env, rewards."""
 
-from envs.core.aec import BoardGameEnv, wrap
-from envs.core.codec import Action, ActionCodec, ActionKind
-from envs.core.game import TERMINAL, Game, GameState
-from envs.core.rewards import REWARD_MODES, final_rewards
+from bidbluff.envs.core.aec import BoardGameEnv, wrap
+from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
+from bidbluff.envs.core.game import TERMINAL, Game, GameState
+from bidbluff.envs.core.rewards import REWARD_MODES, final_rewards
 
 __all__ = [
     "REWARD_MODES",

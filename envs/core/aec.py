@@ -19,8 +19,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from envs.core.game import TERMINAL, EngineLoopError, Game, GameState
-from envs.core.rewards import REWARD_MODES
+from bidbluff.envs.core.game import TERMINAL, EngineLoopError, Game, GameState
+from bidbluff.envs.core.rewards import REWARD_MODES
 
 ILLEGAL_POLICIES = ("raise", "terminate")
 
@@ -31,7 +31,7 @@ class BoardGameEnv(AECEnv):
     Args:
         num_players: seats at the table (the game's default when omitted).
         reward_mode: ``"win"`` (default), ``"rank"`` or ``"score"``; see
-            ``envs.core.rewards``.
+            ``bidbluff.envs.core.rewards``.
         illegal_action: ``"raise"`` (default) raises ``ValueError`` naming the
             legal actions; ``"terminate"`` ends the game with -1 for the
             offender and 0 for the others, as PettingZoo's

@@ -35,7 +35,7 @@ from math import prod
 
 import numpy as np
 
-from envs.core.codec import positions
+from bidbluff.envs.core.codec import positions
 
 
 @dataclass(frozen=True)

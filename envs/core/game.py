@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec
-from envs.core.rewards import final_rewards
+from bidbluff.envs.core.codec import Action, ActionCodec
+from bidbluff.envs.core.rewards import final_rewards
 
 TERMINAL = -1  # current_player() once the game is over
 

@@ -22,11 +22,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind
-from envs.core.fields import Block, Field, Layout
-from envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
-from envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
-from envs.lying_pirates.dice import SPECIALS, Die
+from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
+from bidbluff.envs.core.fields import Block, Field, Layout
+from bidbluff.envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
+from bidbluff.envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
+from bidbluff.envs.lying_pirates.dice import SPECIALS, Die
 
 FACE_SLOTS = 6
 CODEC = ActionCodec(

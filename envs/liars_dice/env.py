@@ -24,9 +24,9 @@ loses and the previous bettor wins.  `preset="classic"` plays OpenSpiel's
 `{"observation": float32[1308], "action_mask": int8[409]}`: own dice,
 each seat's dice count and special dice, the last bet and the whole bet
 history with who made each bet (seats relative to the observer).  See
-`envs.liars_dice.codec`.
+`bidbluff.envs.liars_dice.codec`.
 
-The vector field by field (`envs.liars_dice.codec.LAYOUT`; `at` is the first value's position, a
+The vector field by field (`bidbluff.envs.liars_dice.codec.LAYOUT`; `at` is the first value's position, a
 seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
 
 | at | field | size | encoding | meaning |
@@ -63,12 +63,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.aec import BoardGameEnv, wrap
-from envs.core.codec import Action, ActionCodec
-from envs.core.game import Game, GameState
-from envs.liars_dice import codec as ld_codec
-from envs.liars_dice.game import BettingGameState, new_game
-from envs.liars_dice.render import render_state
+from bidbluff.envs.core.aec import BoardGameEnv, wrap
+from bidbluff.envs.core.codec import Action, ActionCodec
+from bidbluff.envs.core.game import Game, GameState
+from bidbluff.envs.liars_dice import codec as ld_codec
+from bidbluff.envs.liars_dice.game import BettingGameState, new_game
+from bidbluff.envs.liars_dice.render import render_state
 
 
 class LiarsDiceGame(Game):

@@ -14,11 +14,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState
-from envs.core.validate import Built, Const, Int, Record, ensure, read
-from envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound
-from envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.core.game import TERMINAL, GameState
+from bidbluff.envs.core.validate import Built, Const, Int, Record, ensure, read
+from bidbluff.envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
 
 PRESETS = {"lying_pirates": LYING_PIRATES, "classic": CLASSIC}
 MAX_PLAYERS = 6

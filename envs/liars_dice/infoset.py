@@ -6,7 +6,7 @@ far with who made it.  ``describe`` writes that as one line::
 
     P1 | own 2 5 Mermaid=6 | specials Pirate King@P0 Mermaid@P1 | bets P0:1x3 P1:2x4
 
-The OpenSpiel bridge (``envs.liars_dice.openspiel``) names its information
+The OpenSpiel bridge (``bidbluff.envs.liars_dice.openspiel``) names its information
 states this way from the engine's state; ``from_observation`` finds the same
 name from the env observation alone (which has seats relative to the observer),
 so an agent that sees only observations can look its information set up in a
@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from envs.liars_dice.codec import LAYOUT
-from envs.lying_pirates.dice import DIE_NAMES, SPECIALS
+from bidbluff.envs.liars_dice.codec import LAYOUT
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, SPECIALS
 
 
 def describe(

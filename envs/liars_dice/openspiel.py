@@ -1,12 +1,12 @@
 """``liars_dice_v0`` as an OpenSpiel game: ``pyspiel.load_game("python_bidbluff_liars_dice(players=2,dice=1)")``.
 
 Importing this module registers the game (it needs the ``openspiel`` extra).
-Every move goes through the env's own engine (``envs.liars_dice.game`` over
-``envs.lying_pirates.betting``), so OpenSpiel's algorithms (exploitability and
+Every move goes through the env's own engine (``bidbluff.envs.liars_dice.game`` over
+``bidbluff.envs.lying_pirates.betting``), so OpenSpiel's algorithms (exploitability and
 NashConv, best response, CFR/CFR+, MCCFR, the sequence-form LP) run on our
 rules as they are.  It is a Python game: every setting plays (simulation,
 sampling algorithms such as MCCFR), but whole-tree algorithms fit only
-2 players x 1 die (``training.exploitability`` walks that tree once and hands
+2 players x 1 die (``bidbluff.training.exploitability`` walks that tree once and hands
 it to OpenSpiel's C++ as an EFG game).
 
 Parameters: ``players`` (2-6, default 2), ``dice`` (crew dice each, 1-5,
@@ -29,9 +29,9 @@ Actions (``game.num_distinct_actions()``, ``top`` = dice in play)::
 ``game.setting.env_action(id)`` / ``game.setting.bridge_action(env_id)`` translate to and from
 the env's ``Discrete(409)`` ids.
 
-Information states are named by ``envs.liars_dice.infoset.describe``; the
+Information states are named by ``bidbluff.envs.liars_dice.infoset.describe``; the
 information-state tensor is the env observation itself
-(``envs.liars_dice.codec.encode``), the observation tensor the same without the
+(``bidbluff.envs.liars_dice.codec.encode``), the observation tensor the same without the
 bet history (the last bet stays).  The observer takes every
 ``IIGObservationType``: no, one or all players' private dice, with or without
 the public table.
@@ -53,11 +53,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from envs.liars_dice import codec
-from envs.liars_dice.game import MAX_DICE, MAX_PLAYERS, PRESETS, BettingGameState
-from envs.liars_dice.infoset import describe
-from envs.lying_pirates.betting import BettingRound, BettingRules
-from envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
+from bidbluff.envs.liars_dice import codec
+from bidbluff.envs.liars_dice.game import MAX_DICE, MAX_PLAYERS, PRESETS, BettingGameState
+from bidbluff.envs.liars_dice.infoset import describe
+from bidbluff.envs.lying_pirates.betting import BettingRound, BettingRules
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
 
 GAME_NAME = "python_bidbluff_liars_dice"
 DEFAULTS: dict[str, Any] = {"players": 2, "dice": 1, "preset": "lying_pirates", "specials": ""}
@@ -101,7 +101,8 @@ def game_string(num_players: int = 2, dice: int = 1, preset: str = "lying_pirate
 
 def load(num_players: int = 2, dice: int = 1, preset: str = "lying_pirates",
          specials: tuple[str, ...] | list[str] = ()) -> LiarsDiceGame:  # fmt: skip
-    """The bridge game for the env's options (``envs.make("liars_dice_v0", num_players=..., dice=..., ...)``)."""
+    """The bridge game for the env's options (``bidbluff.envs.make("liars_dice_v0", num_players=..., dice=...,
+    ...)``)."""
     return pyspiel.load_game(game_string(num_players, dice, preset, specials))
 
 
@@ -209,7 +210,7 @@ def _general_sum_type() -> pyspiel.GameType:
 class Position:
     """A position of the bridge: the engine's ``BettingGameState``, whose cups fill as the chance nodes roll
     them, and the deal so far.  The whole game lives here; ``LiarsDiceState`` is its OpenSpiel shell (and
-    ``training.exploitability`` walks positions directly, without a call through OpenSpiel per node).
+    ``bidbluff.training.exploitability`` walks positions directly, without a call through OpenSpiel per node).
 
     OpenSpiel clones a Python state by deep-copying its ``__dict__``: ``copy`` copies only what a move can
     change (the cup lists while dealing, the list of bids), since dice and bids are never changed in place.

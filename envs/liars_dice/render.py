@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from envs.liars_dice.game import BettingGameState
-from envs.lying_pirates.betting import faces_shown
-from envs.lying_pirates.dice import DIE_NAMES, Die
+from bidbluff.envs.liars_dice.game import BettingGameState
+from bidbluff.envs.lying_pirates.betting import faces_shown
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, Die
 
 
 def render_state(state: BettingGameState, seat: int | None = None) -> str:

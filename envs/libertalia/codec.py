@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind, positions
-from envs.core.fields import Block, Field, Layout
-from envs.libertalia.content import BAG, BOOTY_NAMES, CHARACTERS, DAYS, NUM_RANKS
-from envs.libertalia.rules import DAY, DECISIONS, DUSK, PARROT, PHASES, LibertaliaState
+from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind, positions
+from bidbluff.envs.core.fields import Block, Field, Layout
+from bidbluff.envs.libertalia.content import BAG, BOOTY_NAMES, CHARACTERS, DAYS, NUM_RANKS
+from bidbluff.envs.libertalia.rules import DAY, DECISIONS, DUSK, PARROT, PHASES, LibertaliaState
 
 MAX_PLAYERS = 6
 TOKENS = len(BAG)

@@ -26,9 +26,9 @@ still hold from the shared deal and its plays, how many of them came back
 unseen through the Surgeon); the ship row; all six days' booty; every den,
 its booty and discards; doubloons; score track; campaign, day, phase and the
 open decision with the characters or tokens it could pick.  Seats are relative to the observer and padded to six, so one
-policy plays every table size.  The layout is in `envs.libertalia.codec`.
+policy plays every table size.  The layout is in `bidbluff.envs.libertalia.codec`.
 
-The vector field by field (`envs.libertalia.codec.LAYOUT`; `at` is the first value's position, a
+The vector field by field (`bidbluff.envs.libertalia.codec.LAYOUT`; `at` is the first value's position, a
 seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
 
 | at | field | size | encoding | meaning |
@@ -69,7 +69,7 @@ seat's mask (for sb3-contrib's MaskablePPO).
 ### Action Space
 One range per decision (sunrise pick, Parrot's replacement, Recruiter,
 Surgeon, Preacher's keep, Merchant's trade, Gunner's target, dusk booty,
-sabre target); see `envs.libertalia.codec` for the id table.  Seat arguments
+sabre target); see `bidbluff.envs.libertalia.codec` for the id table.  Seat arguments
 are relative to the acting seat.  `env.unwrapped.action_to_str(i)` and
 `str_to_action("play 14 Brute")` translate for humans.
 
@@ -89,12 +89,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.aec import BoardGameEnv, wrap
-from envs.core.codec import Action, ActionCodec
-from envs.core.game import Game, GameState
-from envs.libertalia import codec as lib_codec
-from envs.libertalia.render import render_state
-from envs.libertalia.rules import LibertaliaState, new_game
+from bidbluff.envs.core.aec import BoardGameEnv, wrap
+from bidbluff.envs.core.codec import Action, ActionCodec
+from bidbluff.envs.core.game import Game, GameState
+from bidbluff.envs.libertalia import codec as lib_codec
+from bidbluff.envs.libertalia.render import render_state
+from bidbluff.envs.libertalia.rules import LibertaliaState, new_game
 
 
 class LibertaliaGame(Game):

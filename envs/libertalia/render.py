@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.libertalia.content import ABILITY_TEXT, BOOTY_NAMES, CHARACTERS, COLOURS, DAYS
+from bidbluff.envs.libertalia.content import ABILITY_TEXT, BOOTY_NAMES, CHARACTERS, COLOURS, DAYS
 
 if TYPE_CHECKING:
-    from envs.libertalia.rules import LibertaliaState
+    from bidbluff.envs.libertalia.rules import LibertaliaState
 
 
 def card(rank: int) -> str:

@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState, bounded, plain
-from envs.core.validate import (
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.core.game import TERMINAL, GameState, bounded, plain
+from bidbluff.envs.core.validate import (
     Bool,
     Const,
     EmptyOr,
@@ -36,7 +36,7 @@ from envs.core.validate import (
     ensure,
     read,
 )
-from envs.libertalia.content import (
+from bidbluff.envs.libertalia.content import (
     BAG,
     BOOTY_NAMES,
     BOOTY_VALUE,

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.content import CARDS
-from envs.lying_pirates.effects import start_effect
-from envs.lying_pirates.frames import ActionPhase, BettingPhase, CatchUp
-from envs.lying_pirates.windows import open_window
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.content import CARDS
+from bidbluff.envs.lying_pirates.effects import start_effect
+from bidbluff.envs.lying_pirates.frames import ActionPhase, BettingPhase, CatchUp
+from bidbluff.envs.lying_pirates.windows import open_window
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def action(state: State, frame: ActionPhase, rng: np.random.Generator) -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from envs.core.validate import (
+from bidbluff.envs.core.validate import (
     Bool,
     Built,
     Fields,
@@ -29,7 +29,7 @@ from envs.core.validate import (
     join,
     read,
 )
-from envs.lying_pirates.dice import BET_FACES, BLANK, BOMB, COIN, CREW_LIMIT, DIE_NAMES, FACES, WILD, Die
+from bidbluff.envs.lying_pirates.dice import BET_FACES, BLANK, BOMB, COIN, CREW_LIMIT, DIE_NAMES, FACES, WILD, Die
 
 # Bounds of a saved phase, from the rules: at most six captains (five players and the Phantom, or six),
 # each with a full crew and every special die.

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.betting import BettingRound, Outcome
-from envs.lying_pirates.dice import Die
-from envs.lying_pirates.frames import BettingPhase, SailPhase
-from envs.lying_pirates.rules import roll_die
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.betting import BettingRound, Outcome
+from bidbluff.envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.frames import BettingPhase, SailPhase
+from bidbluff.envs.lying_pirates.rules import roll_die
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def start_round(state: State, frame: BettingPhase, rng: np.random.Generator) -> None:

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.content import BIG_CUP, CAPTAIN_INDEX, CAPTAINS, SABOTAGE_COST
-from envs.lying_pirates.dice import CREW_LIMIT
-from envs.lying_pirates.effects import start_effect
-from envs.lying_pirates.frames import Frame
-from envs.lying_pirates.hooks import Hooks
-from envs.lying_pirates.rules import CARD_COST
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.content import BIG_CUP, CAPTAIN_INDEX, CAPTAINS, SABOTAGE_COST
+from bidbluff.envs.lying_pirates.dice import CREW_LIMIT
+from bidbluff.envs.lying_pirates.effects import start_effect
+from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates.rules import CARD_COST
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 ABILITY_MODES = ("dealt", "chosen")
 SABOTAGE = (("hit_crew", 1),)  # the Saboteur's effect on the captain she picks

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.lying_pirates.content import CARDS, GOLD, SILVER
-from envs.lying_pirates.rules import GOLD_USED, SILVER_USED
+from bidbluff.envs.lying_pirates.content import CARDS, GOLD, SILVER
+from bidbluff.envs.lying_pirates.rules import GOLD_USED, SILVER_USED
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def may_play(state: State, c: int, card: int) -> bool:

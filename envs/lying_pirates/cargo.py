@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.cards import lose_card
-from envs.lying_pirates.dice import BOMB, COIN, Die
-from envs.lying_pirates.dice_rolls import start_battle
-from envs.lying_pirates.frames import Effect, Frame
-from envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.cards import lose_card
+from bidbluff.envs.lying_pirates.dice import BOMB, COIN, Die
+from bidbluff.envs.lying_pirates.dice_rolls import start_battle
+from bidbluff.envs.lying_pirates.frames import Effect, Frame
+from bidbluff.envs.lying_pirates.hooks import Hooks
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 @dataclass

@@ -24,20 +24,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates import cargo, influence
-from envs.lying_pirates.content import (
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates import cargo, influence
+from bidbluff.envs.lying_pirates.content import (
     INFLUENCE,
     INFLUENCE_DRAW,
     INFLUENCE_KEEP,
     TOWNS,
 )
-from envs.lying_pirates.dice import Die
-from envs.lying_pirates.frames import Frame
-from envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.hooks import Hooks
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 EXPANSION = "cities_of_greed"
 

@@ -65,11 +65,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind
-from envs.core.fields import Block, Field, Layout, View
-from envs.lying_pirates.betting import BettingRound
-from envs.lying_pirates.cargo import Cargo
-from envs.lying_pirates.content import (
+from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
+from bidbluff.envs.core.fields import Block, Field, Layout, View
+from bidbluff.envs.lying_pirates.betting import BettingRound
+from bidbluff.envs.lying_pirates.cargo import Cargo
+from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     CAPTAINS,
     CARDS,
@@ -84,14 +84,14 @@ from envs.lying_pirates.content import (
     UNCHARTED,
     VARIANTS,
 )
-from envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
-from envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Placing, Reroll
-from envs.lying_pirates.influence import Influence
-from envs.lying_pirates.merchants import Encounter
-from envs.lying_pirates.options import has_options
-from envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS
-from envs.lying_pirates.state import LyingPiratesState
-from envs.lying_pirates.variant_cards import KeepOne
+from bidbluff.envs.lying_pirates.dice import BLANK, BOMB, COIN, SPECIALS, Die
+from bidbluff.envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Placing, Reroll
+from bidbluff.envs.lying_pirates.influence import Influence
+from bidbluff.envs.lying_pirates.merchants import Encounter
+from bidbluff.envs.lying_pirates.options import has_options
+from bidbluff.envs.lying_pirates.rules import DECISIONS, EXT_DECISIONS
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.variant_cards import KeepOne
 
 MAX_CAPTAINS = 6
 MAX_QUANTITY = 60

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.dice import Die
 
 SAFE, UNCHARTED, TREACHEROUS, BASE = "safe", "uncharted", "treacherous", "base"
 TARGETED = frozenset({"hit_crew", "hit_coins", "steal_crew", "steal_coins", "steal_card", "push", "duel"})

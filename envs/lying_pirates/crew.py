@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.lying_pirates.dice import CREW_LIMIT, SPECIALS, Die
+from bidbluff.envs.lying_pirates.dice import CREW_LIMIT, SPECIALS, Die
 
 BOARD = -1  # holder of a special die nobody has
 TOTAL_CREW = 50

@@ -12,12 +12,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.frames import Battle, Reroll
-from envs.lying_pirates.rules import PIRATE_DIE, REROLL_COST, REROLL_USED, SAIL_DIE, TREASURE_DIE, roll_battle_die
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.frames import Battle, Reroll
+from bidbluff.envs.lying_pirates.rules import (
+    PIRATE_DIE,
+    REROLL_COST,
+    REROLL_USED,
+    SAIL_DIE,
+    TREASURE_DIE,
+    roll_battle_die,
+)
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def reroll_cost(state: State, c: int, die: str) -> int:

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.cards import draw, lose_card, may_play, spend_card
-from envs.lying_pirates.content import CARDS, TARGETED, TREACHEROUS, is_attack
-from envs.lying_pirates.dice import Die
-from envs.lying_pirates.dice_rolls import start_battle
-from envs.lying_pirates.frames import Effect, FinalBattle
-from envs.lying_pirates.movement import move_ship, phantom_catches
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.cards import draw, lose_card, may_play, spend_card
+from bidbluff.envs.lying_pirates.content import CARDS, TARGETED, TREACHEROUS, is_attack
+from bidbluff.envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.dice_rolls import start_battle
+from bidbluff.envs.lying_pirates.frames import Effect, FinalBattle
+from bidbluff.envs.lying_pirates.movement import move_ship, phantom_catches
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def start_effect(state: State, actor: int, effects: tuple | list, source: str, card: int = -1) -> None:

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates import (
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates import (
     action_phase,
     betting_phase,
     captains,
@@ -40,11 +40,11 @@ from envs.lying_pirates import (
     variant_cards,
     windows,
 )
-from envs.lying_pirates.frames import Frame
-from envs.lying_pirates.rules import ALL_DECISIONS
+from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ this captain knows it holds), the current bets with who made them, the last
 reveal of every cup, the round's winner/losers/survivors, battles and dice in
 progress, the map, cards played, and the open decision with its card or tile.
 
-The vector field by field (`envs.lying_pirates.codec.LAYOUT`, and with any option below on
+The vector field by field (`bidbluff.envs.lying_pirates.codec.LAYOUT`, and with any option below on
 `FULL_LAYOUT`: the same values first, then the option blocks from 2996 on; `at` is the first value's
 position, a seat block's copy 0; a test keeps this table equal to `describe()` of both):
 
@@ -129,7 +129,7 @@ players a Phantom win gives both players -1 (not zero-sum).  `"rank"` and
 hands), `map_setup` ("first_game" layout or "collaborative" placement),
 `draft` (the 3-2-1 card draft), `reward_mode`.  Off by default, each of
 these changes the spaces to the full layout (the base ids and observation
-offsets stay as they are, the new ones are appended; `envs.lying_pirates.codec`):
+offsets stay as they are, the new ones are appended; `bidbluff.envs.lying_pirates.codec`):
 
 * `expansion="cities_of_greed"`: seven towns, town cards slotted under every
   tile but the Base (a decision per card), a designated town per player,
@@ -161,16 +161,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.aec import BoardGameEnv, wrap
-from envs.core.codec import Action, ActionCodec
-from envs.core.fields import Layout
-from envs.core.game import Game, GameState
-from envs.lying_pirates import codec as lp_codec
-from envs.lying_pirates.content import VARIANTS
-from envs.lying_pirates.options import has_options
-from envs.lying_pirates.render import render_state
-from envs.lying_pirates.setup import new_game
-from envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.core.aec import BoardGameEnv, wrap
+from bidbluff.envs.core.codec import Action, ActionCodec
+from bidbluff.envs.core.fields import Layout
+from bidbluff.envs.core.game import Game, GameState
+from bidbluff.envs.lying_pirates import codec as lp_codec
+from bidbluff.envs.lying_pirates.content import VARIANTS
+from bidbluff.envs.lying_pirates.options import has_options
+from bidbluff.envs.lying_pirates.render import render_state
+from bidbluff.envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 _ALL_VARIANTS = [v.name for v in VARIANTS]
 

@@ -14,20 +14,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates import battle
-from envs.lying_pirates.battle import Icon
-from envs.lying_pirates.cards import forget
-from envs.lying_pirates.content import CARDS
-from envs.lying_pirates.crew import BOARD
-from envs.lying_pirates.dice_rolls import reroll_cost
-from envs.lying_pirates.effects import fighting, start_effect
-from envs.lying_pirates.frames import FinalAfterCard, FinalBattle, Window
-from envs.lying_pirates.rules import CREW_COST, roll_battle_die
-from envs.lying_pirates.windows import next_turn
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates import battle
+from bidbluff.envs.lying_pirates.battle import Icon
+from bidbluff.envs.lying_pirates.cards import forget
+from bidbluff.envs.lying_pirates.content import CARDS
+from bidbluff.envs.lying_pirates.crew import BOARD
+from bidbluff.envs.lying_pirates.dice_rolls import reroll_cost
+from bidbluff.envs.lying_pirates.effects import fighting, start_effect
+from bidbluff.envs.lying_pirates.frames import FinalAfterCard, FinalBattle, Window
+from bidbluff.envs.lying_pirates.rules import CREW_COST, roll_battle_die
+from bidbluff.envs.lying_pirates.windows import next_turn
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def final_start(state: State, f: FinalBattle, rng: np.random.Generator) -> None:

@@ -15,7 +15,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from envs.core.game import copied, plain
+from bidbluff.envs.core.game import copied, plain
 
 
 @dataclass

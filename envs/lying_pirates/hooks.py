@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.betting import LYING_PIRATES, BettingRules
-from envs.lying_pirates.cards import draw_card, take_card
-from envs.lying_pirates.rules import CARD_COST
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.betting import LYING_PIRATES, BettingRules
+from bidbluff.envs.lying_pirates.cards import draw_card, take_card
+from bidbluff.envs.lying_pirates.rules import CARD_COST
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.frames import Effect
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.frames import Effect
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 Rng = np.random.Generator
 

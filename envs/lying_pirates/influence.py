@@ -10,20 +10,20 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.cargo import lose_cargo
-from envs.lying_pirates.content import (
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.cargo import lose_cargo
+from bidbluff.envs.lying_pirates.content import (
     INFLUENCE,
     INFLUENCE_COST,
     MAYOR_BONUS,
     TOWNS,
 )
-from envs.lying_pirates.dice import Die
-from envs.lying_pirates.frames import Effect, Frame
-from envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.frames import Effect, Frame
+from bidbluff.envs.lying_pirates.hooks import Hooks
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 @dataclass

@@ -12,17 +12,23 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.battle import Icon
-from envs.lying_pirates.cards import draw
-from envs.lying_pirates.content import BARTER_COST, NAVY_CREW_LOSS, NAVY_PRIZE, RAID_LOOT_CARD_COINS, RAID_LOOT_COINS
-from envs.lying_pirates.dice_rolls import offer_reroll
-from envs.lying_pirates.frames import Frame
-from envs.lying_pirates.hooks import Hooks
-from envs.lying_pirates.rules import roll_battle_die
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.battle import Icon
+from bidbluff.envs.lying_pirates.cards import draw
+from bidbluff.envs.lying_pirates.content import (
+    BARTER_COST,
+    NAVY_CREW_LOSS,
+    NAVY_PRIZE,
+    RAID_LOOT_CARD_COINS,
+    RAID_LOOT_COINS,
+)
+from bidbluff.envs.lying_pirates.dice_rolls import offer_reroll
+from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates.rules import roll_battle_die
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 @dataclass

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.lying_pirates import captains, cities, merchants, variant_cards
-from envs.lying_pirates.captains import ABILITY_MODES
-from envs.lying_pirates.cities import EXPANSION
-from envs.lying_pirates.content import VARIANT_INDEX, VARIANTS
-from envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates import captains, cities, merchants, variant_cards
+from bidbluff.envs.lying_pirates.captains import ABILITY_MODES
+from bidbluff.envs.lying_pirates.cities import EXPANSION
+from bidbluff.envs.lying_pirates.content import VARIANT_INDEX, VARIANTS
+from bidbluff.envs.lying_pirates.hooks import Hooks
 
 
 def check_options(expansion: str | None, abilities: str | None, variants: Any, merchant_ships: Any) -> list[str]:

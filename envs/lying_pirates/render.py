@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.lying_pirates.betting import faces_shown
-from envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, INFLUENCE, TOWNS
-from envs.lying_pirates.dice import DIE_NAMES
+from bidbluff.envs.lying_pirates.betting import faces_shown
+from bidbluff.envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, INFLUENCE, TOWNS
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 
 def name(state: LyingPiratesState, c: int) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.lying_pirates.battle import BATTLE_DIE
-from envs.lying_pirates.betting import BettingRules
-from envs.lying_pirates.dice import FACES, Die
+from bidbluff.envs.lying_pirates.battle import BATTLE_DIE
+from bidbluff.envs.lying_pirates.betting import BettingRules
+from bidbluff.envs.lying_pirates.dice import FACES, Die
 
 SAIL_DIE = (1, 1, 1, 2, 2, 2)
 PIRATE_DIE = "XXOOOO"

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.lying_pirates.content import ALL_TILES
-from envs.lying_pirates.dice_rolls import offer_reroll, start_battle
-from envs.lying_pirates.effects import start_effect
-from envs.lying_pirates.frames import ActionPhase, FinalBattle, SailPhase, TileRoll
-from envs.lying_pirates.movement import move_ship, phantom_catches
-from envs.lying_pirates.rules import PIRATE_DIE, SAIL_DIE, TREASURE_DIE
-from envs.lying_pirates.windows import open_window
+from bidbluff.envs.lying_pirates.content import ALL_TILES
+from bidbluff.envs.lying_pirates.dice_rolls import offer_reroll, start_battle
+from bidbluff.envs.lying_pirates.effects import start_effect
+from bidbluff.envs.lying_pirates.frames import ActionPhase, FinalBattle, SailPhase, TileRoll
+from bidbluff.envs.lying_pirates.movement import move_ship, phantom_catches
+from bidbluff.envs.lying_pirates.rules import PIRATE_DIE, SAIL_DIE, TREASURE_DIE
+from bidbluff.envs.lying_pirates.windows import open_window
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def sail(state: State, frame: SailPhase, rng: np.random.Generator) -> None:

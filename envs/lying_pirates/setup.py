@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.lying_pirates import captains, cities, merchants
-from envs.lying_pirates.content import (
+from bidbluff.envs.lying_pirates import captains, cities, merchants
+from bidbluff.envs.lying_pirates.content import (
     ALL_TILE_INDEX,
     ALL_TILES,
     CARDS,
@@ -22,12 +22,12 @@ from envs.lying_pirates.content import (
     TILE_INDEX,
     TILES,
 )
-from envs.lying_pirates.crew import Crews
-from envs.lying_pirates.engine import advance
-from envs.lying_pirates.frames import BettingPhase, Draft, Placing
-from envs.lying_pirates.options import check_options, hooks_for
-from envs.lying_pirates.rules import START_COINS
-from envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.crew import Crews
+from bidbluff.envs.lying_pirates.engine import advance
+from bidbluff.envs.lying_pirates.frames import BettingPhase, Draft, Placing
+from bidbluff.envs.lying_pirates.options import check_options, hooks_for
+from bidbluff.envs.lying_pirates.rules import START_COINS
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 
 def new_game(

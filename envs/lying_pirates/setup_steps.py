@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.cards import forget
-from envs.lying_pirates.content import ALL_TILES, MAP_WATERS
-from envs.lying_pirates.frames import Draft, Placing
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.cards import forget
+from bidbluff.envs.lying_pirates.content import ALL_TILES, MAP_WATERS
+from bidbluff.envs.lying_pirates.frames import Draft, Placing
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def next_placer(state: State, p: Placing, rng: np.random.Generator) -> None:

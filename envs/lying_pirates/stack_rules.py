@@ -12,11 +12,11 @@ from collections import Counter
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from envs.core.validate import ensure, fail, join
-from envs.lying_pirates.captains import SABOTAGE, CaptainChoice
-from envs.lying_pirates.cargo import Cargo, MayorReveal
-from envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
-from envs.lying_pirates.content import (
+from bidbluff.envs.core.validate import ensure, fail, join
+from bidbluff.envs.lying_pirates.captains import SABOTAGE, CaptainChoice
+from bidbluff.envs.lying_pirates.cargo import Cargo, MayorReveal
+from bidbluff.envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
+from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     CARDS,
     HAND_SIZE,
@@ -24,9 +24,9 @@ from envs.lying_pirates.content import (
     TARGETED,
     TILES,
 )
-from envs.lying_pirates.dice import Die
-from envs.lying_pirates.dice_rolls import can_reroll
-from envs.lying_pirates.frames import (
+from bidbluff.envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.dice_rolls import can_reroll
+from bidbluff.envs.lying_pirates.frames import (
     ActionPhase,
     Battle,
     BettingPhase,
@@ -41,14 +41,14 @@ from envs.lying_pirates.frames import (
     SailPhase,
     Window,
 )
-from envs.lying_pirates.influence import Influence
-from envs.lying_pirates.merchants import Encounter
-from envs.lying_pirates.rules import CREW_COST
-from envs.lying_pirates.state_shapes import options_in
-from envs.lying_pirates.variant_cards import KeepOne
+from bidbluff.envs.lying_pirates.influence import Influence
+from bidbluff.envs.lying_pirates.merchants import Encounter
+from bidbluff.envs.lying_pirates.rules import CREW_COST
+from bidbluff.envs.lying_pirates.state_shapes import options_in
+from bidbluff.envs.lying_pirates.variant_cards import KeepOne
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def where(state: State, frame: Frame) -> str:

@@ -17,17 +17,27 @@ from typing import Any, ClassVar, Generic, TypeVar, overload
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState, copied, plain
-from envs.lying_pirates import engine, old_saves, state_shapes, validation
-from envs.lying_pirates.betting import BettingRound
-from envs.lying_pirates.content import ALL_TILES, CARDS, MAP_WATERS, SAFE, SILVER, TREACHEROUS, UNCHARTED
-from envs.lying_pirates.crew import Crews
-from envs.lying_pirates.frames import Battle, Draft, Effect, FinalBattle, Frame, Placing, Reroll, TileRoll, Window
-from envs.lying_pirates.hooks import Hooks
-from envs.lying_pirates.options import hooks_for
-from envs.lying_pirates.rules import SUNK_PENALTY, roll_die
-from envs.lying_pirates.variant_cards import KeepOne
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.core.game import TERMINAL, GameState, copied, plain
+from bidbluff.envs.lying_pirates import engine, old_saves, state_shapes, validation
+from bidbluff.envs.lying_pirates.betting import BettingRound
+from bidbluff.envs.lying_pirates.content import ALL_TILES, CARDS, MAP_WATERS, SAFE, SILVER, TREACHEROUS, UNCHARTED
+from bidbluff.envs.lying_pirates.crew import Crews
+from bidbluff.envs.lying_pirates.frames import (
+    Battle,
+    Draft,
+    Effect,
+    FinalBattle,
+    Frame,
+    Placing,
+    Reroll,
+    TileRoll,
+    Window,
+)
+from bidbluff.envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates.options import hooks_for
+from bidbluff.envs.lying_pirates.rules import SUNK_PENALTY, roll_die
+from bidbluff.envs.lying_pirates.variant_cards import KeepOne
 
 FORMAT = 1  # to_dict's layout: 0 (no "format" key) kept work records as dicts resumed by "then" names
 F = TypeVar("F", bound=Frame)

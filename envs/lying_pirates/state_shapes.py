@@ -1,6 +1,6 @@
 """The shape of a saved Lying Pirates state: what each field of ``to_dict``'s output may hold.
 
-``read_state`` reads a saved state against declared specs (``envs.core.validate``): every field's type and
+``read_state`` reads a saved state against declared specs (``bidbluff.envs.core.validate``): every field's type and
 range, one entry per captain or player, sizes from the rules (a hand holds at most the deck, a stack at
 most the setup's frames), numbers the rules leave open capped far past any game.  The options decide which
 fields exist: ``ext`` with any option on (its Cities of Greed keys with the expansion), the crews' option
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.validate import (
+from bidbluff.envs.core.validate import (
     Bool,
     Built,
     Const,
@@ -32,11 +32,11 @@ from envs.core.validate import (
     join,
     read,
 )
-from envs.lying_pirates.betting import MAX_CAPTAINS, ROUND, BettingRound, Outcome
-from envs.lying_pirates.captains import ABILITY_MODES, CaptainChoice
-from envs.lying_pirates.cargo import Cargo, MayorReveal
-from envs.lying_pirates.cities import EXPANSION, InfluenceSetup, TownChoosing, TownPlacing
-from envs.lying_pirates.content import (
+from bidbluff.envs.lying_pirates.betting import MAX_CAPTAINS, ROUND, BettingRound, Outcome
+from bidbluff.envs.lying_pirates.captains import ABILITY_MODES, CaptainChoice
+from bidbluff.envs.lying_pirates.cargo import Cargo, MayorReveal
+from bidbluff.envs.lying_pirates.cities import EXPANSION, InfluenceSetup, TownChoosing, TownPlacing
+from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     BIG_CUP,
     CAPTAINS,
@@ -49,10 +49,10 @@ from envs.lying_pirates.content import (
     TOWNS,
     VARIANTS,
 )
-from envs.lying_pirates.crew import TOTAL_CREW
-from envs.lying_pirates.dice import CITY_SPECIALS, CREW_LIMIT, SPECIALS
-from envs.lying_pirates.engine import STAGES, frame_from_dict
-from envs.lying_pirates.frames import (
+from bidbluff.envs.lying_pirates.crew import TOTAL_CREW
+from bidbluff.envs.lying_pirates.dice import CITY_SPECIALS, CREW_LIMIT, SPECIALS
+from bidbluff.envs.lying_pirates.engine import STAGES, frame_from_dict
+from bidbluff.envs.lying_pirates.frames import (
     ActionPhase,
     Battle,
     BettingPhase,
@@ -67,10 +67,10 @@ from envs.lying_pirates.frames import (
     SailPhase,
     Window,
 )
-from envs.lying_pirates.influence import Influence
-from envs.lying_pirates.merchants import Encounter
-from envs.lying_pirates.rules import ALL_DECISIONS
-from envs.lying_pirates.variant_cards import KeepOne
+from bidbluff.envs.lying_pirates.influence import Influence
+from bidbluff.envs.lying_pirates.merchants import Encounter
+from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS
+from bidbluff.envs.lying_pirates.variant_cards import KeepOne
 
 # What the rules leave unbounded (coins, rounds, the Phantom's laps, a window's turns), capped far beyond
 # any game so that every number stays small.

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from envs.core.validate import Tally, ensure, join
-from envs.lying_pirates.betting import MAX_CUP
-from envs.lying_pirates.captains import CaptainChoice
-from envs.lying_pirates.cargo import MayorReveal
-from envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
-from envs.lying_pirates.content import (
+from bidbluff.envs.core.validate import Tally, ensure, join
+from bidbluff.envs.lying_pirates.betting import MAX_CUP
+from bidbluff.envs.lying_pirates.captains import CaptainChoice
+from bidbluff.envs.lying_pirates.cargo import MayorReveal
+from bidbluff.envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
+from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     BIG_CUP,
     CAPTAIN_INDEX,
@@ -33,16 +33,16 @@ from envs.lying_pirates.content import (
     TILES,
     TOWNS,
 )
-from envs.lying_pirates.crew import BOARD, TOTAL_CREW
-from envs.lying_pirates.dice import CREW_LIMIT, Die
-from envs.lying_pirates.frames import SailPhase
-from envs.lying_pirates.options import has_options
-from envs.lying_pirates.rules import GOLD_USED, SILVER_USED
-from envs.lying_pirates.stack_rules import check_stack, distinct, expansion_on, options_of, where
-from envs.lying_pirates.state_shapes import VARIANT_NAMES
+from bidbluff.envs.lying_pirates.crew import BOARD, TOTAL_CREW
+from bidbluff.envs.lying_pirates.dice import CREW_LIMIT, Die
+from bidbluff.envs.lying_pirates.frames import SailPhase
+from bidbluff.envs.lying_pirates.options import has_options
+from bidbluff.envs.lying_pirates.rules import GOLD_USED, SILVER_USED
+from bidbluff.envs.lying_pirates.stack_rules import check_stack, distinct, expansion_on, options_of, where
+from bidbluff.envs.lying_pirates.state_shapes import VARIANT_NAMES
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 # -- the rules a built state keeps ----------------------------------------------------------------------------

@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.cards import draw
-from envs.lying_pirates.content import TREACHEROUS
-from envs.lying_pirates.frames import Frame
-from envs.lying_pirates.hooks import Hooks, buy_one
-from envs.lying_pirates.movement import move_ship
-from envs.lying_pirates.rules import NO_EXACT
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.cards import draw
+from bidbluff.envs.lying_pirates.content import TREACHEROUS
+from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.hooks import Hooks, buy_one
+from bidbluff.envs.lying_pirates.movement import move_ship
+from bidbluff.envs.lying_pirates.rules import NO_EXACT
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 @dataclass

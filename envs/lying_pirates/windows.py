@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.lying_pirates.cards import draw, may_play, spend_card
-from envs.lying_pirates.content import CARDS
-from envs.lying_pirates.effects import start_effect
-from envs.lying_pirates.frames import Window
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.cards import draw, may_play, spend_card
+from bidbluff.envs.lying_pirates.content import CARDS
+from bidbluff.envs.lying_pirates.effects import start_effect
+from bidbluff.envs.lying_pirates.frames import Window
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 
 def open_window(state: State, kind: str) -> None:

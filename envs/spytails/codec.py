@@ -40,9 +40,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.core.codec import Action, ActionCodec, ActionKind
-from envs.core.fields import Block, Field, Layout
-from envs.spytails.content import (
+from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
+from bidbluff.envs.core.fields import Block, Field, Layout
+from bidbluff.envs.spytails.content import (
     ACE,
     CARD_NAMES,
     CARD_RANK,
@@ -58,7 +58,7 @@ from envs.spytails.content import (
     SPECIAL_DECK,
     SUITS,
 )
-from envs.spytails.rules import (
+from bidbluff.envs.spytails.rules import (
     DEBRIEFING,
     DECISIONS,
     FORECAST,

@@ -37,9 +37,9 @@ forecast mode), influence, leverage, operations won, tokens and character;
 the operation in progress in order, the led suit, the mission/event row,
 display and special deck, round, operation and the open decision.  Seats are
 relative to the observer and padded to four.  The layout is in
-`envs.spytails.codec`.
+`bidbluff.envs.spytails.codec`.
 
-The vector field by field (`envs.spytails.codec.LAYOUT`; `at` is the first value's position, a
+The vector field by field (`bidbluff.envs.spytails.codec.LAYOUT`; `at` is the first value's position, a
 seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
 
 | at | field | size | encoding | meaning |
@@ -97,7 +97,7 @@ seat's mask (for sb3-contrib's MaskablePPO).
 One range per decision: character, bid, stake, keep/change forecast, play a
 card (aces high or low as two ids), ghost/regroup/power tokens, regroup
 discard choices and confirm, Echo's take and give, reinforcement take and removal,
-leverage repayment; see `envs.spytails.codec` for the id table.
+leverage repayment; see `bidbluff.envs.spytails.codec` for the id table.
 `env.unwrapped.action_to_str(i)` and `str_to_action("play 7 Stalk")`
 translate for humans.
 
@@ -120,13 +120,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.aec import BoardGameEnv, wrap
-from envs.core.codec import Action, ActionCodec
-from envs.core.game import Game, GameState
-from envs.core.rewards import final_rewards
-from envs.spytails import codec as spy_codec
-from envs.spytails.render import render_state
-from envs.spytails.rules import SpytailsState, new_game
+from bidbluff.envs.core.aec import BoardGameEnv, wrap
+from bidbluff.envs.core.codec import Action, ActionCodec
+from bidbluff.envs.core.game import Game, GameState
+from bidbluff.envs.core.rewards import final_rewards
+from bidbluff.envs.spytails import codec as spy_codec
+from bidbluff.envs.spytails.render import render_state
+from bidbluff.envs.spytails.rules import SpytailsState, new_game
 
 
 class SpytailsGame(Game):

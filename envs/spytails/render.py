@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from envs.spytails.content import CARD_NAMES, EVENTS, MISSIONS, ROW_REWARDS, SUITS, is_mission
-from envs.spytails.rules import GHOST_TOKEN, OPERATIONS_PHASE, OVER
+from bidbluff.envs.spytails.content import CARD_NAMES, EVENTS, MISSIONS, ROW_REWARDS, SUITS, is_mission
+from bidbluff.envs.spytails.rules import GHOST_TOKEN, OPERATIONS_PHASE, OVER
 
 if TYPE_CHECKING:
-    from envs.spytails.rules import SpytailsState
+    from bidbluff.envs.spytails.rules import SpytailsState
 
 
 def cards(pile: list[int]) -> str:

@@ -27,9 +27,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core.codec import Action
-from envs.core.game import TERMINAL, GameState, bounded
-from envs.core.validate import (
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.core.game import TERMINAL, GameState, bounded
+from bidbluff.envs.core.validate import (
     Bool,
     Const,
     EmptyOr,
@@ -43,7 +43,7 @@ from envs.core.validate import (
     Str,
     read,
 )
-from envs.spytails.content import (
+from bidbluff.envs.spytails.content import (
     ACES,
     ALKA,
     ALPHA_STRIKE,

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.base import observation_for
-from agents.heuristic import HEURISTICS
+from bidbluff import agents, envs
+from bidbluff.agents.base import observation_for
+from bidbluff.agents.heuristic import HEURISTICS
 
 MAX_STEPS = 20_000
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.heuristic.liars_dice import LiarsDiceHeuristic
-from agents.heuristic.liars_dice_bayes import LiarsDiceBayes, cup_contents
-from envs.liars_dice.codec import EXACT_AT
+from bidbluff import agents, envs
+from bidbluff.agents.heuristic.liars_dice import LiarsDiceHeuristic
+from bidbluff.agents.heuristic.liars_dice_bayes import LiarsDiceBayes, cup_contents
+from bidbluff.envs.liars_dice.codec import EXACT_AT
 
 
 @pytest.mark.parametrize(("size", "wild"), [(1, 1), (3, 1), (5, 6)])
@@ -114,7 +113,7 @@ def test_probabilities_read_the_bets_of_the_position_asked_about():
 def test_search_determinisations_believe_the_bets():
     """``BetBelief`` keeps every determinisation consistent with the searcher's observation, and a cup whose
     owner bet on a face holds more of that face than fair dice would."""
-    from agents.heuristic.liars_dice_bayes import BetBelief
+    from bidbluff.agents.heuristic.liars_dice_bayes import BetBelief
 
     env = envs.make("liars_dice_v0", num_players=2, dice=5)
     env.reset(seed=0)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.beliefs import SAME_POLICY, TREMBLE, PolicyBelief, past_decisions
-from agents.evaluators import HeuristicPrior, load_network
-from agents.heuristic.liars_dice_bayes import cup_contents, cup_faces
-from envs.liars_dice.codec import EXACT_AT, action_to_id
+from bidbluff import agents, envs
+from bidbluff.agents.beliefs import SAME_POLICY, TREMBLE, PolicyBelief, past_decisions
+from bidbluff.agents.evaluators import HeuristicPrior, load_network
+from bidbluff.agents.heuristic.liars_dice_bayes import cup_contents, cup_faces
+from bidbluff.envs.liars_dice.codec import EXACT_AT, action_to_id
 
 
 def played(seed: int, players: int = 3, bets: int = 5, **options):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-import agents
-import envs
-from agents.heuristic import liars_dice as ld
-from agents.heuristic import libertalia as lib
-from arena.match import play_match
-from envs.libertalia.rules import booty_total
+from bidbluff import agents, envs
+from bidbluff.agents.heuristic import liars_dice as ld
+from bidbluff.agents.heuristic import libertalia as lib
+from bidbluff.arena.match import play_match
+from bidbluff.envs.libertalia.rules import booty_total
 
 
 def test_poisson_binomial_matches_the_binomial():

@@ -9,12 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.heuristic import lying_pirates as lp
-from agents.heuristic import spytails as sp
-from arena.match import play_match
-from envs.lying_pirates.dice import Die
+from bidbluff import agents, envs
+from bidbluff.agents.heuristic import lying_pirates as lp
+from bidbluff.agents.heuristic import spytails as sp
+from bidbluff.arena.match import play_match
+from bidbluff.envs.lying_pirates.dice import Die
 
 
 def _random_decisions(env_name: str, seed: int, steps: int, num_players: int = 4):
@@ -93,7 +92,7 @@ def test_spytails_reads_its_hand_and_the_operation():
 
 
 def test_spytails_forecast_follows_hand_strength():
-    from envs.spytails.content import ALPHA_STRIKE, INTIMIDATION, SKUNK_BOMB, card
+    from bidbluff.envs.spytails.content import ALPHA_STRIKE, INTIMIDATION, SKUNK_BOMB, card
 
     strong = [ALPHA_STRIKE, card(INTIMIDATION, 14), card(INTIMIDATION, 13), card(0, 14), card(1, 13)]
     weak = [SKUNK_BOMB, card(0, 4), card(1, 5), card(2, 4)]

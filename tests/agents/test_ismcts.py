@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.ismcts import ISMCTSAgent
+from bidbluff import agents, envs
+from bidbluff.agents.ismcts import ISMCTSAgent
 
 
 def test_needs_a_bind_and_the_right_env():

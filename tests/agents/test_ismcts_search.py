@@ -7,10 +7,16 @@ import numpy as np
 import pytest
 import torch
 
-import agents
-import envs
-from agents.evaluators import NUMPY_ROWS, Evaluator, HeuristicPrior, HeuristicRollout, PolicyRollout, load_network
-from agents.ismcts import EXPERT, ISMCTSAgent
+from bidbluff import agents, envs
+from bidbluff.agents.evaluators import (
+    NUMPY_ROWS,
+    Evaluator,
+    HeuristicPrior,
+    HeuristicRollout,
+    PolicyRollout,
+    load_network,
+)
+from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 
 NETWORKED = "prior=shipped,value=shipped"
 
@@ -273,7 +279,7 @@ def test_specs():
 
 def test_the_browser_table_offers_the_expert():
     pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
-    from arena.web.app import games
+    from bidbluff.arena.web.app import games
 
     assert all("expert" in game["opponents"] for game in games())
 

@@ -8,9 +8,9 @@ import io
 import numpy as np
 import pytest
 
-import envs
-from agents.human import move_list, parse_choice
-from arena.play import dice_lines, play, rules_lookup, said
+from bidbluff import envs
+from bidbluff.agents.human import move_list, parse_choice
+from bidbluff.arena.play import dice_lines, play, rules_lookup, said
 from tests.arena.test_play import Script
 
 
@@ -126,12 +126,12 @@ def test_ctrl_c_leaves_with_one_line() -> None:
 
 
 def test_ctrl_c_in_a_tournament_is_one_line(monkeypatch, capsys) -> None:
-    from training import cli
+    from bidbluff.training import cli
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("arena.tournament.run_tournament", interrupted)
+    monkeypatch.setattr("bidbluff.arena.tournament.run_tournament", interrupted)
     with pytest.raises(SystemExit) as stopped:
         cli.main(["tournament", "spytails_v0", "--agents", "random", "--games", "2", "--quiet"])
     assert stopped.value.code == 130

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena import records
+from bidbluff.arena import records
+from bidbluff.training import cli
 from tests.arena.test_play import Script
-from training import cli
 
 
 def test_tournament_options_and_the_deprecated_alias(tmp_path, capsys) -> None:
@@ -43,7 +43,7 @@ def test_train_options_reach_the_config(tmp_path, monkeypatch) -> None:
         seen["config"] = config
         return tmp_path / "final.zip"
 
-    monkeypatch.setattr("training.batched.train_batched", fake)
+    monkeypatch.setattr("bidbluff.training.batched.train_batched", fake)
     assert cli.main(["selfplay", "liars_dice_v0", "--option", "dice=2", "--option", 'specials=["mermaid"]',
                      "--opponents", "heuristic*2,random", "--out", str(tmp_path / "run")]) == 0  # fmt: skip
     config = seen["config"]

@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-import envs
-from arena import records
-from arena.play import show_replay
-from training.cli import main
+from bidbluff import envs
+from bidbluff.arena import records
+from bidbluff.arena.play import show_replay
+from bidbluff.training.cli import main
 
 
 def random_record(env_name: str, seed: int, num_players: int = 2, **options) -> dict:

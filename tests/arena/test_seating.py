@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena import seating
-from arena.tournament import run_tournament
+from bidbluff.arena import seating
+from bidbluff.arena.tournament import run_tournament
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])

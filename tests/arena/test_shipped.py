@@ -6,10 +6,9 @@ import io
 
 import pytest
 
-import agents
-import envs
-from agents.policy import read_sidecar
-from arena.play import default_opponent, play
+from bidbluff import agents, envs
+from bidbluff.agents.policy import read_sidecar
+from bidbluff.arena.play import default_opponent, play
 
 
 class FirstMove(io.StringIO):
@@ -46,7 +45,7 @@ def test_shipped_needs_its_env_and_says_which_is_missing(tmp_path, monkeypatch):
 
 
 def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
-    from training.ship import main as ship
+    from bidbluff.training.ship import main as ship
 
     dest = tmp_path / "ship.zip"
     source = agents.shipped_path("liars_dice_v0")

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from arena.tournament import Ratings, lineup, ranks_from_scores, run_tournament, wilson_interval
-from training.cli import expand_specs, main
+from bidbluff.arena.tournament import Ratings, lineup, ranks_from_scores, run_tournament, wilson_interval
+from bidbluff.training.cli import expand_specs, main
 
 
 def test_wilson_interval_known_values():
@@ -82,9 +82,10 @@ def test_cli_writes_json_and_csv(tmp_path, capsys):
 
 
 def test_a_looping_game_is_stopped_and_counted():
-    from arena.match import play_game
+    from bidbluff import agents
+    from bidbluff.arena.match import play_game
 
-    record = play_game("libertalia_v0", [__import__("agents").make("random", seed=0)] * 2, 0, 2, max_steps=10)
+    record = play_game("libertalia_v0", [agents.make("random", seed=0)] * 2, 0, 2, max_steps=10)
     assert record.truncated and record.steps == 10 and len(record.scores) == 2
     result = run_tournament("libertalia_v0", ["random"], games=2, num_players=2, max_steps=10)
     assert result.truncated == 2

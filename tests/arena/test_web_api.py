@@ -12,8 +12,8 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (pip i
 
 from starlette.testclient import TestClient
 
-import envs
-from arena.web.app import create_app
+from bidbluff import envs
+from bidbluff.arena.web.app import create_app
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def test_a_record_that_does_not_replay_is_refused(client: TestClient, tmp_path) 
 
 def test_every_kind_of_opponent_sits_at_a_table(client: TestClient, tmp_path) -> None:
     """shipped, heuristic, IS-MCTS, random and a checkpoint given by its path, at one table."""
-    import agents
+    from bidbluff import agents
 
     path = str(agents.shipped_path("liars_dice_v0"))
     body = {"env": "liars_dice_v0", "num_players": 6, "seat": 5, "seed": 2,

@@ -30,7 +30,7 @@ if not Path(CHROMIUM).is_file():
 import uvicorn  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from arena.web.app import create_app  # noqa: E402
+from bidbluff.arena.web.app import create_app  # noqa: E402
 
 # The machine's network is closed: these flags keep Chromium from trying to reach anything.
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

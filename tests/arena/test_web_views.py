@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
-import envs
-from arena import records
-from arena.web.tables import RefusedMoveError, Replay, Table, moves_for
-from arena.web.views import VIEWS, view_of
+from bidbluff import envs
+from bidbluff.arena import records
+from bidbluff.arena.web.tables import RefusedMoveError, Replay, Table, moves_for
+from bidbluff.arena.web.views import VIEWS, view_of
 
 # one small table of every env, and the option tables whose hidden information differs
 TABLES = [
@@ -79,7 +79,7 @@ def test_moves_come_from_the_mask_and_name_distinct_board_pieces(env_name: str, 
 
 
 def test_every_glossary_names_its_pieces() -> None:
-    from arena.web.views import libertalia, lying_pirates, spytails
+    from bidbluff.arena.web.views import libertalia, lying_pirates, spytails
 
     assert len(libertalia.GLOSSARY["characters"]) == 30
     assert "pay 3" in libertalia.GLOSSARY["characters"]["15"]["text"]  # the Gunner
@@ -183,7 +183,7 @@ def test_a_replay_checks_its_steps_and_seats() -> None:
 
 def test_every_die_a_lying_pirates_reroll_asks_about_is_on_the_board() -> None:
     """The terminal asked 'reroll or keep?' about dice it never drew: the board shows each one."""
-    from arena.web.views import lying_pirates
+    from bidbluff.arena.web.views import lying_pirates
 
     asked = set()
     for seed in range(6):
@@ -203,10 +203,10 @@ def test_every_die_a_lying_pirates_reroll_asks_about_is_on_the_board() -> None:
 
 
 def test_every_open_decision_is_worded() -> None:
-    from arena.web.views import libertalia, lying_pirates, spytails
-    from envs.libertalia.rules import DECISIONS as LIBERTALIA
-    from envs.lying_pirates.rules import ALL_DECISIONS as LYING_PIRATES
-    from envs.spytails.rules import DECISIONS as SPYTAILS
+    from bidbluff.arena.web.views import libertalia, lying_pirates, spytails
+    from bidbluff.envs.libertalia.rules import DECISIONS as LIBERTALIA
+    from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS as LYING_PIRATES
+    from bidbluff.envs.spytails.rules import DECISIONS as SPYTAILS
 
     assert set(libertalia.DECISIONS) == set(LIBERTALIA)
     assert set(lying_pirates.DECISIONS) == set(LYING_PIRATES)

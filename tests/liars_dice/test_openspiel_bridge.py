@@ -8,9 +8,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import envs  # noqa: E402
-from envs.liars_dice import codec, infoset  # noqa: E402
-from envs.liars_dice import openspiel as bridge  # noqa: E402
+from bidbluff import envs  # noqa: E402
+from bidbluff.envs.liars_dice import codec, infoset  # noqa: E402
+from bidbluff.envs.liars_dice import openspiel as bridge  # noqa: E402
 
 ALL_SPECIALS = ("pirate king", "mermaid", "cursed", "ghost")
 SETTINGS = [

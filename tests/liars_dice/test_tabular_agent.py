@@ -7,10 +7,9 @@ import json
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.tabular import load_table, save_table
-from arena.match import play_match
+from bidbluff import agents, envs
+from bidbluff.agents.tabular import load_table, save_table
+from bidbluff.arena.match import play_match
 
 
 def test_the_cfr_agent_plays_legal_moves():

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.libertalia.content import BAG, NUM_RANKS, Booty
-from envs.libertalia.rules import SUNRISE, LibertaliaState
+from bidbluff.envs.libertalia.content import BAG, NUM_RANKS, Booty
+from bidbluff.envs.libertalia.rules import SUNRISE, LibertaliaState
 
 CHEST, JEWELS, GOODS, MAP, RELIC, SABRE, OFFICER = (int(t) for t in Booty)
 NO_BOOTY = (0, 0, 0, 0, 0, 0, 0)

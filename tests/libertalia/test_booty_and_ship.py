@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.libertalia.content import COLOURS, NUM_RANKS, Rank, tie_break
-from envs.libertalia.rules import booty_total
+from bidbluff.envs.libertalia.content import COLOURS, NUM_RANKS, Rank, tie_break
+from bidbluff.envs.libertalia.rules import booty_total
 
 from .conftest import CHEST, GOODS, OFFICER, SABRE, act, booty_of, make_state, play, tokens
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import libertalia_v0
-from envs.libertalia.codec import action_to_id
-from envs.libertalia.content import BAG, DAYS, DEAL_SIZES, NUM_RANKS, START_DOUBLOONS
-from envs.libertalia.rules import OVER, new_game
+from bidbluff.envs import libertalia_v0
+from bidbluff.envs.libertalia.codec import action_to_id
+from bidbluff.envs.libertalia.content import BAG, DAYS, DEAL_SIZES, NUM_RANKS, START_DOUBLOONS
+from bidbluff.envs.libertalia.rules import OVER, new_game
 
 from .conftest import make_state, rng
 

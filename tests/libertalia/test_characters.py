@@ -11,7 +11,7 @@ checked on the sixth day (index 5): its night ends the campaign, and
 
 from __future__ import annotations
 
-from envs.libertalia.content import Rank
+from bidbluff.envs.libertalia.content import Rank
 
 from .conftest import CHEST, GOODS, JEWELS, MAP, RELIC, SABRE, act, booty_of, make_state, play, tokens
 

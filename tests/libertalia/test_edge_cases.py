@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envs.libertalia.content import Rank
+from bidbluff.envs.libertalia.content import Rank
 
 from .conftest import CHEST, GOODS, JEWELS, OFFICER, RELIC, SABRE, act, booty_of, make_state, play, tokens
 
@@ -280,8 +280,8 @@ def test_a_flow_that_never_reaches_a_decision_is_stopped_with_its_state(monkeypa
     import numpy as np
     import pytest
 
-    from envs.core.game import EngineLoopError
-    from envs.libertalia.rules import FLOW_STEPS, LibertaliaState, new_game
+    from bidbluff.envs.core.game import EngineLoopError
+    from bidbluff.envs.libertalia.rules import FLOW_STEPS, LibertaliaState, new_game
 
     state = new_game(3, np.random.default_rng(0))
     monkeypatch.setattr(LibertaliaState, "_sunrise", lambda self: None)  # a bug: sunrise never moves on

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envs.libertalia.codec import SEAT_AT, SEAT_SIZE, encode
-from envs.libertalia.content import Rank
+from bidbluff.envs.libertalia.codec import SEAT_AT, SEAT_SIZE, encode
+from bidbluff.envs.libertalia.content import Rank
 
 from .conftest import act, make_state, play, rng
 
@@ -91,7 +91,7 @@ def test_positions_the_engine_cannot_play_are_refused():
     import numpy as np
     import pytest
 
-    from envs.libertalia.rules import LibertaliaState, new_game
+    from bidbluff.envs.libertalia.rules import LibertaliaState, new_game
 
     data = new_game(3, np.random.default_rng(0)).to_dict()
     for bad, match in (

@@ -49,7 +49,7 @@ Score track: 34 20 34.  Hands left: Y 10 18 20, R 3 7 18, B 10 14 16.
 
 from __future__ import annotations
 
-from envs.libertalia.content import BAG, DAYS, START_DOUBLOONS
+from bidbluff.envs.libertalia.content import BAG, DAYS, START_DOUBLOONS
 
 from .conftest import CHEST, GOODS, JEWELS, MAP, RELIC, SABRE, act, booty_of, make_state, rng
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.lying_pirates.betting import LYING_PIRATES
-from envs.lying_pirates.content import CARD_INDEX, TILE_INDEX
-from envs.lying_pirates.dice import Die
-from envs.lying_pirates.setup import new_game
-from envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.betting import LYING_PIRATES
+from bidbluff.envs.lying_pirates.content import CARD_INDEX, TILE_INDEX
+from bidbluff.envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 # values of ``rng.integers(...)`` that roll a given face
 SAIL1, SAIL2 = 0, 3  # SAIL_DIE[rng.integers(6)]: 1,1,1,2,2,2

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.lying_pirates.content import CAPTAIN_INDEX, CARD_INDEX
-from envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.content import CAPTAIN_INDEX, CARD_INDEX
+from bidbluff.envs.lying_pirates.setup import new_game
 
 SETUP = ("captain", "place", "town_place", "town_choose", "influence_return", "draft")
 CITIES = {"expansion": "cities_of_greed"}

@@ -4,7 +4,7 @@
 option table (``TABLES``); ``data/finished.json.gz`` two finished games per table;
 ``data/rare.json.gz`` two states of each chain of work in progress met in 30 games per table (rare
 chains: a reroll in a battle of an effect, a cargo after a bomb...); ``data/records.json.gz`` whole games
-recorded with ``arena.records``.  Beside each one lies what that
+recorded with ``bidbluff.arena.records``.  Beside each one lies what that
 engine did with it: the legal action ids and a digest of every seat's observation at the saved point,
 then the same for the acting seat at each step of a seeded random continuation (``play_on``).  A later
 engine must load them and play on identically.
@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-import envs
-from arena.records import record_game
-from envs.core.game import Game, GameState
-from envs.lying_pirates.content import VARIANTS
-from envs.lying_pirates.env import LyingPiratesGame
+from bidbluff import envs
+from bidbluff.arena.records import record_game
+from bidbluff.envs.core.game import Game, GameState
+from bidbluff.envs.lying_pirates.content import VARIANTS
+from bidbluff.envs.lying_pirates.env import LyingPiratesGame
 
 DATA = Path(__file__).parent / "data"
 STATES, RECORDS, FINISHED = DATA / "states.json.gz", DATA / "records.json.gz", DATA / "finished.json.gz"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.lying_pirates.battle import BATTLE_DIE, Battle, FinalBattle, Icon
+from bidbluff.envs.lying_pirates.battle import BATTLE_DIE, Battle, FinalBattle, Icon
 
 ANNE, BOB, CHRIS = 0, 1, 2
 SWORDS, DAGGER, SKULL = Icon.SWORDS, Icon.DAGGER, Icon.SKULL

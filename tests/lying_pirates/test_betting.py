@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import liars_dice_v0
-from envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound, count_for
-from envs.lying_pirates.dice import Die
+from bidbluff.envs import liars_dice_v0
+from bidbluff.envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound, count_for
+from bidbluff.envs.lying_pirates.dice import Die
 
 C, K = Die.CREW, Die.CURSED
 
@@ -182,7 +182,7 @@ def test_env_options_and_specials():
 
 
 def test_env_observation_holds_own_dice_the_table_and_every_bet_by_relative_seat():
-    from envs.liars_dice import codec as bc
+    from bidbluff.envs.liars_dice import codec as bc
 
     env = liars_dice_v0.raw_env(num_players=3, dice=3)
     env.reset(seed=0)

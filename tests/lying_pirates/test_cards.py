@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.lying_pirates.content import CARDS, DECK_SIZE, GOLD, SILVER
-from envs.lying_pirates.rules import GOLD_USED, SILVER_USED
+from bidbluff.envs.lying_pirates.content import CARDS, DECK_SIZE, GOLD, SILVER
+from bidbluff.envs.lying_pirates.rules import GOLD_USED, SILVER_USED
 
 from .conftest import (
     DAGGER,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from envs.lying_pirates import codec
-from envs.lying_pirates.betting import LYING_PIRATES, count_for
-from envs.lying_pirates.content import ALL_TILE_INDEX, INFLUENCE, TOWNS
-from envs.lying_pirates.dice import BOMB, COIN, Die
-from envs.lying_pirates.setup import new_game
+from bidbluff import envs
+from bidbluff.envs.lying_pirates import codec
+from bidbluff.envs.lying_pirates.betting import LYING_PIRATES, count_for
+from bidbluff.envs.lying_pirates.content import ALL_TILE_INDEX, INFLUENCE, TOWNS
+from bidbluff.envs.lying_pirates.dice import BOMB, COIN, Die
+from bidbluff.envs.lying_pirates.setup import new_game
 
 from .conftest import SAIL1, T_O, T_X, Script, give_special, load, play, set_crew, set_hand, skip, window
 from .optionkit import CITIES, city, set_influence
@@ -238,7 +238,7 @@ def test_mayor_bomb_makes_a_chosen_captain_lose_one_cargo():
 def onto(name: str, *rolls: int):
     """Anne sails alone onto ``name`` (put on slot 3 / 5 / 9 by its water) and resolves it."""
     slot = {"safe": 3, "uncharted": 5, "treacherous": 9}[
-        __import__("envs.lying_pirates.content", fromlist=["ALL_TILES"]).ALL_TILES[ALL_TILE_INDEX[name]].water
+        __import__("bidbluff.envs.lying_pirates.content", fromlist=["ALL_TILES"]).ALL_TILES[ALL_TILE_INDEX[name]].water
     ]
     d = city()
     d["slots"][slot] = ALL_TILE_INDEX[name]

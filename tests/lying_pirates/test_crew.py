@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.lying_pirates.crew import BOARD, Crews
-from envs.lying_pirates.dice import Die
+from bidbluff.envs.lying_pirates.crew import BOARD, Crews
+from bidbluff.envs.lying_pirates.dice import Die
 
 
 def test_start_five_each_and_the_rest_in_the_bag():

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from envs.lying_pirates import sailing
-from envs.lying_pirates.betting import LYING_PIRATES
-from envs.lying_pirates.engine import STAGES, Stage, check_table, frame_from_dict, make_table
-from envs.lying_pirates.frames import Battle, Frame, Reroll, SailPhase, Window
-from envs.lying_pirates.hooks import Hooks
-from envs.lying_pirates.options import hooks_for
-from envs.lying_pirates.rules import ALL_DECISIONS, NO_EXACT
-from envs.lying_pirates.state import LyingPiratesState
-from envs.lying_pirates.windows import next_turn
+from bidbluff.envs.lying_pirates import sailing
+from bidbluff.envs.lying_pirates.betting import LYING_PIRATES
+from bidbluff.envs.lying_pirates.engine import STAGES, Stage, check_table, frame_from_dict, make_table
+from bidbluff.envs.lying_pirates.frames import Battle, Frame, Reroll, SailPhase, Window
+from bidbluff.envs.lying_pirates.hooks import Hooks
+from bidbluff.envs.lying_pirates.options import hooks_for
+from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS, NO_EXACT
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.windows import next_turn
 from tests.lying_pirates.savedkit import STATES, load_data
 
 from .conftest import SKULL, SWORDS, Script, fresh, load, play, skip, window

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from envs.lying_pirates.crew import BOARD
+from bidbluff.envs.lying_pirates.crew import BOARD
 
 from .conftest import (
     CURSED,

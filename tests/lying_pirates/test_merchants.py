@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.setup import new_game
 
 from .conftest import DAGGER, SKULL, SWORDS, Script, load, play, set_crew, skip, window
 from .optionkit import ready

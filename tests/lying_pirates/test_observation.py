@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from envs.lying_pirates import codec
-from envs.lying_pirates.content import TILES
-from envs.lying_pirates.dice import SPECIALS, Die
+from bidbluff import envs
+from bidbluff.envs.lying_pirates import codec
+from bidbluff.envs.lying_pirates.content import TILES
+from bidbluff.envs.lying_pirates.dice import SPECIALS, Die
 
 
 def states(players: int, games: int = 3, **options):

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from envs.core.game import play_randomly
-from envs.lying_pirates.content import VARIANTS
-from envs.lying_pirates.setup import new_game
-from envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.core.game import play_randomly
+from bidbluff.envs.lying_pirates.content import VARIANTS
+from bidbluff.envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 MAX_STEPS = 5000
 OPTION_SETS = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.lying_pirates.content import CARDS, SILVER
-from envs.lying_pirates.env import LyingPiratesGame
-from envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.content import CARDS, SILVER
+from bidbluff.envs.lying_pirates.env import LyingPiratesGame
+from bidbluff.envs.lying_pirates.setup import new_game
 
 from .conftest import (
     P_X,

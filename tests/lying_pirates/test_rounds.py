@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from envs.lying_pirates.content import TILES
-from envs.lying_pirates.frames import TileRoll
-from envs.lying_pirates.rules import GOLD_USED, REROLL_USED
+from bidbluff.envs.lying_pirates.content import TILES
+from bidbluff.envs.lying_pirates.frames import TileRoll
+from bidbluff.envs.lying_pirates.rules import GOLD_USED, REROLL_USED
 
 from .conftest import (
     DAGGER,

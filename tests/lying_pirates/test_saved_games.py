@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import envs
-from arena.records import replay
+from bidbluff import envs
+from bidbluff.arena.records import replay
 from tests.lying_pirates.savedkit import (
     ENV,
     FINISHED,

@@ -8,10 +8,10 @@ import numpy as np
 import numpy.testing as npt
 import pytest
 
-from envs.lying_pirates.codec import encode
-from envs.lying_pirates.content import CARDS, DECK_SIZE, MAP_WATERS, TILES
-from envs.lying_pirates.setup import new_game
-from envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.codec import encode
+from bidbluff.envs.lying_pirates.content import CARDS, DECK_SIZE, MAP_WATERS, TILES
+from bidbluff.envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 RULEBOOK_FIRST_GAME = [
     "Start/End", "Recruit Crew", "Steal a Crewmember", "Pirate King", "Caught by the Navy", "Gamble",

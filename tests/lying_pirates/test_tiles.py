@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.lying_pirates.content import BASE, SAFE, TILES, TREACHEROUS, UNCHARTED
+from bidbluff.envs.lying_pirates.content import BASE, SAFE, TILES, TREACHEROUS, UNCHARTED
 
 from .conftest import (
     CURSED,

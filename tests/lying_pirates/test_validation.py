@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-from envs.lying_pirates.content import CARD_INDEX
-from envs.lying_pirates.engine import STAGES
-from envs.lying_pirates.state import LyingPiratesState
-from envs.lying_pirates.state_shapes import FRAME_FIELDS
+from bidbluff import envs
+from bidbluff.envs.lying_pirates.content import CARD_INDEX
+from bidbluff.envs.lying_pirates.engine import STAGES
+from bidbluff.envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.state_shapes import FRAME_FIELDS
 from tests.lying_pirates.savedkit import TABLES, table_options
 
 from .conftest import fresh, set_hand, window

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.lying_pirates.content import VARIANTS
-from envs.lying_pirates.engine import advance
-from envs.lying_pirates.frames import SailPhase
-from envs.lying_pirates.setup import new_game
+from bidbluff.envs.lying_pirates.content import VARIANTS
+from bidbluff.envs.lying_pirates.engine import advance
+from bidbluff.envs.lying_pirates.frames import SailPhase
+from bidbluff.envs.lying_pirates.setup import new_game
 
 from .conftest import (
     GHOST,

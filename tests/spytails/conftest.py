@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.spytails.content import (
+from bidbluff.envs.spytails.content import (
     ALPHA_STRIKE,
     CODEBREAKING,
     GHOST_MOVE,
@@ -24,7 +24,7 @@ from envs.spytails.content import (
     SURVEILLANCE,
     card,
 )
-from envs.spytails.rules import OPERATIONS_PHASE, PAYOUT, SpytailsState
+from bidbluff.envs.spytails.rules import OPERATIONS_PHASE, PAYOUT, SpytailsState
 
 _SUITS = {"S": STALK, "C": CODEBREAKING, "V": SURVEILLANCE, "I": INTIMIDATION}
 _RANKS = {"J": 11, "Q": 12, "K": 13, "A": 14}

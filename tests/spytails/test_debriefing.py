@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from envs.spytails.content import ALKA, ECHO, MIMIC, MIRAGE, SPECIAL_DECK
-from envs.spytails.env import SpytailsGame
-from envs.spytails.rules import FORECAST, new_game
+from bidbluff.envs.spytails.content import ALKA, ECHO, MIMIC, MIRAGE, SPECIAL_DECK
+from bidbluff.envs.spytails.env import SpytailsGame
+from bidbluff.envs.spytails.rules import FORECAST, new_game
 
 from .conftest import act, cards, make_state, one, play, rng
 
@@ -154,8 +154,8 @@ def test_a_flow_that_never_reaches_a_decision_is_stopped_with_its_state(monkeypa
     import numpy as np
     import pytest
 
-    from envs.core.game import EngineLoopError
-    from envs.spytails.rules import FLOW_STEPS, SpytailsState, new_game
+    from bidbluff.envs.core.game import EngineLoopError
+    from bidbluff.envs.spytails.rules import FLOW_STEPS, SpytailsState, new_game
 
     state = new_game(3, np.random.default_rng(0))
     monkeypatch.setattr(SpytailsState, "_forecast_flow", lambda self: None)  # a bug: the forecast never ends

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import spytails_v0
-from envs.spytails.codec import CODEC, action_to_id, action_to_str, id_to_action
-from envs.spytails.render import render_state
-from envs.spytails.rules import SpytailsState
+from bidbluff.envs import spytails_v0
+from bidbluff.envs.spytails.codec import CODEC, action_to_id, action_to_str, id_to_action
+from bidbluff.envs.spytails.render import render_state
+from bidbluff.envs.spytails.rules import SpytailsState
 
 from .conftest import make_state, one, play
 

@@ -7,8 +7,8 @@ a seat: a stake leaves it when made and comes back doubled when met.  The row
 
 from __future__ import annotations
 
-from envs.spytails.codec import SEAT_AT, SEAT_SIZE, encode
-from envs.spytails.rules import FORECAST, OPERATIONS_PHASE
+from bidbluff.envs.spytails.codec import SEAT_AT, SEAT_SIZE, encode
+from bidbluff.envs.spytails.rules import FORECAST, OPERATIONS_PHASE
 
 from .conftest import act, make_state, play
 

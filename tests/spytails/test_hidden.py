@@ -6,9 +6,9 @@ from collections import Counter
 
 import numpy as np
 
-from envs.spytails.codec import OBSERVATION_SIZE, SEAT_AT, SEAT_SIZE, encode
-from envs.spytails.content import ALKA, ECHO, MIMIC, MIRAGE, STALK
-from envs.spytails.rules import FORECAST, new_game
+from bidbluff.envs.spytails.codec import OBSERVATION_SIZE, SEAT_AT, SEAT_SIZE, encode
+from bidbluff.envs.spytails.content import ALKA, ECHO, MIMIC, MIRAGE, STALK
+from bidbluff.envs.spytails.rules import FORECAST, new_game
 
 from .conftest import act, cards, make_state, one, play, rng
 

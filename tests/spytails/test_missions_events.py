@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from envs.spytails.content import ALKA, ECHO, EVENTS, MIMIC, MISSIONS, ROW_CARDS, round_rules
-from envs.spytails.rules import FORECAST, GHOST_TOKEN
+from bidbluff.envs.spytails.content import ALKA, ECHO, EVENTS, MIMIC, MISSIONS, ROW_CARDS, round_rules
+from bidbluff.envs.spytails.rules import FORECAST, GHOST_TOKEN
 
 from .conftest import act, make_state, one, play, tokens
 

@@ -6,8 +6,8 @@ Echo, 10 influence each; seat 0 leads the first operation of round 1.
 
 from __future__ import annotations
 
-from envs.spytails.content import ALKA, CODEBREAKING, ECHO, INTIMIDATION, MIMIC, MIRAGE, STALK
-from envs.spytails.rules import DEBRIEFING, GHOST_TOKEN
+from bidbluff.envs.spytails.content import ALKA, CODEBREAKING, ECHO, INTIMIDATION, MIMIC, MIRAGE, STALK
+from bidbluff.envs.spytails.rules import DEBRIEFING, GHOST_TOKEN
 
 from .conftest import act, cards, make_state, one, play, plays, tokens
 

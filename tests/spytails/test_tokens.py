@@ -6,8 +6,8 @@ A deck's top is its last card.
 
 from __future__ import annotations
 
-from envs.spytails.content import ALKA, ECHO, MIMIC, MIRAGE
-from envs.spytails.rules import FORECAST, new_game
+from bidbluff.envs.spytails.content import ALKA, ECHO, MIMIC, MIRAGE
+from bidbluff.envs.spytails.rules import FORECAST, new_game
 
 from .conftest import act, cards, make_state, one, play, plays, rng, tokens
 

@@ -12,11 +12,11 @@ def old_checkpoint(tmp_path_factory):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.networks import SharedTrunk
-    from agents.policy import write_sidecar
-    from training.batched import BatchedConfig
-    from training.gym_env import SingleAgentView
-    from training.train import checkpoint_meta
+    from bidbluff.agents.networks import SharedTrunk
+    from bidbluff.agents.policy import write_sidecar
+    from bidbluff.training.batched import BatchedConfig
+    from bidbluff.training.gym_env import SingleAgentView
+    from bidbluff.training.train import checkpoint_meta
 
     config = BatchedConfig("liars_dice_v0", trunk=32, net_arch=[16], opponents=["random"])
     view = DummyVecEnv([lambda: SingleAgentView(config.env, ["random"], 2, seed=0)])

@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 import torch
 
-import agents
-import envs
-from agents.networks import ActorCritic, masked_logits
-from agents.policy import CheckpointError, read_sidecar
-from training.batched import BatchedConfig, BatchedTrainer, ppo_loss, segment_gae
-from training.cli import main
+from bidbluff import agents, envs
+from bidbluff.agents.networks import ActorCritic, masked_logits
+from bidbluff.agents.policy import CheckpointError, read_sidecar
+from bidbluff.training.batched import BatchedConfig, BatchedTrainer, ppo_loss, segment_gae
+from bidbluff.training.cli import main
 
 
 # -- advantages ---------------------------------------------------------------------
@@ -155,7 +154,7 @@ def test_tiny_batched_run_then_resume(env_name, tmp_path):
 
 
 def test_trainer_probabilities_are_the_checkpoints(tmp_path):
-    """What the trainer samples from is what ``agents.make(checkpoint)`` plays: same network, same mask."""
+    """What the trainer samples from is what ``bidbluff.agents.make(checkpoint)`` plays: same network, same mask."""
     env_name = "libertalia_v0"
     out = tmp_path / "run"
     assert main(["selfplay", env_name, "--total-steps", "96", "--out", str(out), *TINY]) == 0
@@ -306,7 +305,7 @@ def test_a_run_of_the_old_format_resumes_in_the_new(old_checkpoint, tmp_path):
     import dataclasses
     import shutil
 
-    from agents.policy import checkpoint_paths
+    from bidbluff.agents.policy import checkpoint_paths
 
     path, _ = old_checkpoint
     out = tmp_path / "run"

@@ -9,10 +9,9 @@ import shutil
 import numpy as np
 import pytest
 
-import agents
-import envs
-from agents.policy import CheckpointError, PolicyAgent, checkpoint_paths, read_sidecar, write_sidecar
-from training.train import LiveActor, TrainConfig, checkpoint_meta, make_vec_env, new_model
+from bidbluff import agents, envs
+from bidbluff.agents.policy import CheckpointError, PolicyAgent, checkpoint_paths, read_sidecar, write_sidecar
+from bidbluff.training.train import LiveActor, TrainConfig, checkpoint_meta, make_vec_env, new_model
 
 ENV = "liars_dice_v0"
 
@@ -128,7 +127,7 @@ def test_truncated_or_corrupt_files_are_refused(saved, tmp_path):
 
 # -- the ActorCritic format and the converter ---------------------------------------------------------------
 def test_an_sb3_checkpoint_converts_and_plays_the_same(saved, tmp_path):
-    from training.convert import main as convert
+    from bidbluff.training.convert import main as convert
 
     path, _ = saved
     new = tmp_path / "new.zip"
@@ -146,8 +145,8 @@ def test_an_sb3_checkpoint_converts_and_plays_the_same(saved, tmp_path):
 def test_the_old_batched_format_converts_with_its_adam_state(old_checkpoint, tmp_path):
     import torch
 
-    from agents.policy import load_network
-    from training.convert import convert
+    from bidbluff.agents.policy import load_network
+    from bidbluff.training.convert import convert
 
     path, model = old_checkpoint
     new = convert(path, tmp_path / "new.zip")
@@ -163,7 +162,7 @@ def test_the_old_batched_format_converts_with_its_adam_state(old_checkpoint, tmp
 
 
 def test_a_bad_new_format_file_is_refused(tmp_path):
-    from training.convert import main as convert
+    from bidbluff.training.convert import main as convert
 
     source = agents.shipped_path(ENV)
     zip_path, sidecar = copy_checkpoint(source, tmp_path)
@@ -182,5 +181,46 @@ def test_an_sb3_save_that_is_no_actor_critic_names_the_converter(saved, tmp_path
     zip_path.write_bytes(b"PK garbage")
     write_sidecar(zip_path, {k: v for k, v in json.loads(sidecar.read_text()).items()
                              if k not in ("zip_bytes", "zip_sha256", "format", "format_version")})  # fmt: skip
-    with pytest.raises(CheckpointError, match=r"stable-baselines3 MaskablePPO save .*python -m training.convert"):
+    with pytest.raises(CheckpointError, match=r"MaskablePPO save .*python -m bidbluff.training.convert"):
         agents.load(zip_path)
+
+
+def test_a_save_from_before_the_namespace_resumes(tmp_path, monkeypatch):
+    """A MaskablePPO zip pickles its features extractor by module path; one saved when the package was the
+    top-level ``agents`` (``agents.networks.SharedTrunk``) is read under ``bidbluff`` for ``--resume``."""
+    import base64
+    import sys
+    import types
+    import zipfile
+
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from bidbluff.agents import networks
+    from bidbluff.agents.networks import SharedTrunk, sb3_custom_objects
+    from bidbluff.training.gym_env import SingleAgentView
+
+    old = types.ModuleType("agents.networks")
+    old.SharedTrunk = SharedTrunk
+    with monkeypatch.context() as before_the_move:
+        before_the_move.setattr(SharedTrunk, "__module__", "agents.networks")
+        before_the_move.setitem(sys.modules, "agents", types.ModuleType("agents"))
+        before_the_move.setitem(sys.modules, "agents.networks", old)
+        view = DummyVecEnv([lambda: SingleAgentView(ENV, ["random"], 2, seed=0)])
+        model = MaskablePPO("MlpPolicy", view, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                            policy_kwargs={"features_extractor_class": SharedTrunk,
+                                           "features_extractor_kwargs": {"features_dim": 16},
+                                           "net_arch": {"pi": [8], "vf": [8]}})  # fmt: skip
+        model.save(tmp_path / "old.zip")
+    assert SharedTrunk.__module__ == "bidbluff.agents.networks" and "agents.networks" not in sys.modules
+    with zipfile.ZipFile(tmp_path / "old.zip") as archive:
+        blob = base64.b64decode(json.loads(archive.read("data"))["policy_kwargs"][":serialized:"])
+    assert b"agents.networks" in blob and b"bidbluff" not in blob, "the save names the old module path"
+
+    custom = sb3_custom_objects(tmp_path / "old.zip")
+    assert custom["policy_kwargs"]["features_extractor_class"] is networks.SharedTrunk
+    loaded = MaskablePPO.load(tmp_path / "old.zip", device="cpu", custom_objects=custom)
+    assert isinstance(loaded.policy.features_extractor, SharedTrunk)
+    for key, tensor in model.policy.state_dict().items():
+        assert np.array_equal(tensor.numpy(), loaded.policy.state_dict()[key].numpy())
+    assert sb3_custom_objects(checkpoint_paths(tmp_path / "old.zip")[0]) == custom

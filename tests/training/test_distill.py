@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-import envs
-from agents.networks import ActorCritic
-from agents.policy import PolicyAgent, env_signature, load_network, read_sidecar, save_checkpoint
-from training.distill import DistillConfig, distill, main, parse_teachers
-from training.train import RunInterruptedError
+from bidbluff import envs
+from bidbluff.agents.networks import ActorCritic
+from bidbluff.agents.policy import PolicyAgent, env_signature, load_network, read_sidecar, save_checkpoint
+from bidbluff.training.distill import DistillConfig, distill, main, parse_teachers
+from bidbluff.training.train import RunInterruptedError
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_teacher_sizes_and_bad_arguments(tmp_path, fresh, capsys):
 
 
 def test_sharpened_targets_lean_to_the_teachers_choice():
-    from training.distill import Decisions, stack
+    from bidbluff.training.distill import Decisions, stack
 
     row = np.array([0.6, 0.3, 0.1, 0.0], dtype=np.float32)
     data = Decisions([np.zeros(2, np.float16)], [np.ones(4, bool)], [row], [0.0], [2])
@@ -117,7 +117,7 @@ def test_sharpened_targets_lean_to_the_teachers_choice():
 
 
 def test_workers_share_a_round_and_gather_the_data_one_process_would(fresh):
-    from training.distill import play_round
+    from bidbluff.training.distill import play_round
 
     net, meta, _ = load_network(fresh, "liars_dice_v0")
     student = PolicyAgent(net, meta, deterministic=True, name="student")
@@ -133,7 +133,7 @@ def test_workers_share_a_round_and_gather_the_data_one_process_would(fresh):
 
 
 def test_a_signal_ends_a_shared_round_at_once(fresh):
-    from training.distill import play_round
+    from bidbluff.training.distill import play_round
 
     class Stopped:
         received = "SIGTERM"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from training.gym_env import SingleAgentView
+from bidbluff import envs
+from bidbluff.training.gym_env import SingleAgentView
 
 
 @pytest.mark.parametrize("env_name", envs.ENVS)

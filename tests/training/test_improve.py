@@ -1,4 +1,5 @@
-"""Rollout policy improvement (``training.improve``): labels, cross-fitting, the distilled checkpoint, resuming."""
+"""Rollout policy improvement (``bidbluff.training.improve``): labels, cross-fitting, the distilled checkpoint,
+resuming."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-import envs
-from agents.evaluators import seat_view
-from agents.networks import ActorCritic
-from agents.policy import env_signature, load_network, read_sidecar, save_checkpoint
-from envs.liars_dice.codec import EXACT_AT, LIAR_ID
-from envs.lying_pirates.betting import count_for
-from training.improve import Collector, ImproveConfig, as_policy, gain, halves, load_shards, main, run
+from bidbluff import envs
+from bidbluff.agents.evaluators import seat_view
+from bidbluff.agents.networks import ActorCritic
+from bidbluff.agents.policy import env_signature, load_network, read_sidecar, save_checkpoint
+from bidbluff.envs.liars_dice.codec import EXACT_AT, LIAR_ID
+from bidbluff.envs.lying_pirates.betting import count_for
+from bidbluff.training.improve import Collector, ImproveConfig, as_policy, gain, halves, load_shards, main, run
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.policy import CheckpointError
-from training.league import League
+from bidbluff.agents.policy import CheckpointError
+from bidbluff.training.league import League
 
 
 class Named:

@@ -8,10 +8,9 @@ import json
 
 import pytest
 
-import agents
-import envs
-from agents.policy import read_sidecar
-from training.cli import main
+from bidbluff import agents, envs
+from bidbluff.agents.policy import read_sidecar
+from bidbluff.training.cli import main
 
 ENV = "lying_pirates_v0"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from training.cli import main
+from bidbluff.training.cli import main
 
 pytest.importorskip("matplotlib")
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from rich.console import Console
 
-from training.batched import BatchedConfig
-from training.cli import main
-from training.progress import RunProgress, config_table, fraction, remaining, stop_reason
+from bidbluff.training.batched import BatchedConfig
+from bidbluff.training.cli import main
+from bidbluff.training.progress import RunProgress, config_table, fraction, remaining, stop_reason
 
 TINY = ["--num-games", "6", "--rollout-steps", "96", "--minibatch-size", "64", "--n-epochs", "1", "--trunk", "32",
         "--net-arch", "16", "--checkpoint-every", "96", "--eval-games", "2", "--opponents", "random"]  # fmt: skip

@@ -22,8 +22,8 @@ pytestmark = pytest.mark.slow
 
 import ray  # noqa: E402
 
-from agents.policy import read_sidecar  # noqa: E402
-from training.rllib import RllibConfig  # noqa: E402
+from bidbluff.agents.policy import read_sidecar  # noqa: E402
+from bidbluff.training.rllib import RllibConfig  # noqa: E402
 
 RAY = shutil.which("ray", path=str(Path(sys.executable).parent))
 
@@ -79,7 +79,7 @@ def two_nodes(monkeypatch):
 
 
 def test_env_runners_are_placed_on_both_nodes(two_nodes, tmp_path):
-    from training.rllib.trainer import RllibTrainer
+    from bidbluff.training.rllib.trainer import RllibTrainer
 
     config = RllibConfig("liars_dice_v0", players=2, address=two_nodes, num_env_runners=2, num_envs_per_env_runner=1,
                          rollout_steps=128, minibatch_size=64, total_steps=100, checkpoint_every=10**6, eval_games=0,

@@ -1,6 +1,6 @@
 """The RLlib trainer (slow; needs the rllib extra): the env adapter's seating and results, the masked
 module and its weights against ``ActorCritic``, a tiny run through the command line that exports project
-checkpoints (played by ``agents.make`` and tournaments), is resumed from its newest RLlib checkpoint, and
+checkpoints (played by ``bidbluff.agents.make`` and tournaments), is resumed from its newest RLlib checkpoint, and
 ``--init`` from a project checkpoint."""
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ pytestmark = pytest.mark.slow
 import ray  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 
-import agents  # noqa: E402
-import envs  # noqa: E402
-from agents.networks import ActorCritic  # noqa: E402
-from agents.policy import env_signature, read_sidecar, save_checkpoint  # noqa: E402
-from arena.play import play as play_at_terminal  # noqa: E402
-from arena.tournament import run_tournament  # noqa: E402
-from arena.web.tables import Table  # noqa: E402
-from training.cli import main  # noqa: E402
-from training.rllib import RllibConfig  # noqa: E402
-from training.rllib.env import LEARNER, TableEnv, module_of, pool_slot  # noqa: E402
-from training.rllib.module import MaskedActorCritic, module_state, network_of  # noqa: E402
+from bidbluff import agents, envs  # noqa: E402
+from bidbluff.agents.networks import ActorCritic  # noqa: E402
+from bidbluff.agents.policy import env_signature, read_sidecar, save_checkpoint  # noqa: E402
+from bidbluff.arena.play import play as play_at_terminal  # noqa: E402
+from bidbluff.arena.tournament import run_tournament  # noqa: E402
+from bidbluff.arena.web.tables import Table  # noqa: E402
+from bidbluff.training.cli import main  # noqa: E402
+from bidbluff.training.rllib import RllibConfig  # noqa: E402
+from bidbluff.training.rllib.env import LEARNER, TableEnv, module_of, pool_slot  # noqa: E402
+from bidbluff.training.rllib.module import MaskedActorCritic, module_state, network_of  # noqa: E402
 
 ENV = "liars_dice_v0"
 
@@ -187,7 +186,7 @@ def test_a_tiny_run_exports_checkpoints_that_play_and_resumes_from_rllibs(tmp_pa
 
 
 def test_init_starts_the_learner_from_a_project_checkpoint(tmp_path):
-    from training.rllib.trainer import RllibTrainer
+    from bidbluff.training.rllib.trainer import RllibTrainer
 
     game = envs.game(ENV)
     donor = ActorCritic(game.observation_size, game.codec.n, 32, [16])

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-import agents
-from agents.policy import read_sidecar
-from training.cli import main
+from bidbluff import agents
+from bidbluff.agents.policy import read_sidecar
+from bidbluff.training.cli import main
 
 
 def test_selfplay_runs_and_resumes(tmp_path):

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 import torch
 
-import agents
-from agents.networks import masked_logits
+from bidbluff import agents
+from bidbluff.agents.networks import masked_logits
 
 DATA = Path(__file__).with_name("data")
 FAST = "libertalia_v0"

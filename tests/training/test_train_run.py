@@ -7,10 +7,9 @@ import json
 
 import pytest
 
-import agents
-import envs
-from agents.policy import read_sidecar
-from training.cli import main
+from bidbluff import agents, envs
+from bidbluff.agents.policy import read_sidecar
+from bidbluff.training.cli import main
 
 TINY = ["--num-envs", "2", "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "32",
         "--checkpoint-every", "64", "--eval-games", "2", "--no-progress"]  # fmt: skip

@@ -4,17 +4,17 @@ For a cluster, or many cores: RLlib's env runners play the games on any node of 
 (``--address``), its learner updates one network that every learner seat shares.  This module holds only
 the run's options (no Ray import: the command line lists them without the ``rllib`` extra); the pieces:
 
-* ``training.rllib.env``: ``TableEnv``, a ``MultiAgentEnv`` adapter of our AEC envs.  Not RLlib's
+* ``bidbluff.training.rllib.env``: ``TableEnv``, a ``MultiAgentEnv`` adapter of our AEC envs.  Not RLlib's
   ``PettingZooEnv``: that wrapper fixes the agents at its construction (one table size) and hands every
   seat to a module, so a heuristic (which may read the engine: ``needs_env``) could not sit at the
-  table.  The adapter seats each game from the league (``training.league``, drawn on the driver and sent
+  table.  The adapter seats each game from the league (``bidbluff.training.league``, drawn on the driver and sent
   to the env runners as PFSP weights): baselines act inside the adapter (no module round trip, any
   agent works); the learner's seats and the snapshots' seats are RLlib agents named
   ``player_<seat>/<module>``, so the policy mapping is the name's suffix (``module_of``).
-* ``training.rllib.module``: ``MaskedActorCritic``, an RLModule whose network *is*
-  ``agents.networks.ActorCritic`` with illegal actions' logits masked, so weights copy to and from the
+* ``bidbluff.training.rllib.module``: ``MaskedActorCritic``, an RLModule whose network *is*
+  ``bidbluff.agents.networks.ActorCritic`` with illegal actions' logits masked, so weights copy to and from the
   project's checkpoints one to one (export, ``--init``).
-* ``training.rllib.trainer``: the run.  Snapshots are frozen modules ``pool_0 .. pool_<pool_max - 1>``
+* ``bidbluff.training.rllib.trainer``: the run.  Snapshots are frozen modules ``pool_0 .. pool_<pool_max - 1>``
   (a ring: generation k sits in slot (k - 1) mod pool_max), never trained.
 
 Run layout (``--out``, default ``runs/<env>-rllib``): ``config.json``, ``progress.csv``, ``eval.csv``,
@@ -29,7 +29,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from training.batched import BatchedConfig
+from bidbluff.training.batched import BatchedConfig
 
 _BATCHED = {f.name: f for f in dataclasses.fields(BatchedConfig)}
 
@@ -96,7 +96,7 @@ def train_rllib(config: RllibConfig, resume: bool = False, progress_bar: bool = 
     """Run (or resume) an RLlib self-play run; returns the final checkpoint's zip path.  Needs the ``rllib``
     extra (``pip install -e '.[rllib]'``): without Ray, a ``ValueError`` says so."""
     try:
-        from training.rllib.trainer import RllibTrainer
+        from bidbluff.training.rllib.trainer import RllibTrainer
     except ImportError as missing:
         raise ValueError(f"--trainer rllib needs the rllib extra: pip install -c constraints.txt -e '.[rllib]' "
                          f"({missing})") from None  # fmt: skip

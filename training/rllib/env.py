@@ -1,4 +1,4 @@
-"""``TableEnv``: our AEC envs as an RLlib ``MultiAgentEnv``, seated from the league (see ``training.rllib``).
+"""``TableEnv``: our AEC envs as an RLlib ``MultiAgentEnv``, seated from the league (see ``bidbluff.training.rllib``).
 
 Each ``reset`` draws a table size from ``sizes`` and who sits where: a seat goes to the league with
 ``pool_fraction`` (an opponent drawn by the PFSP weights the driver last sent, ``set_league``), else to the
@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-import agents as agent_lib
-import envs
-from agents.base import bind_all, observation_for, seat_of
-from training.league import baseline_name
+from bidbluff import agents as agent_lib
+from bidbluff import envs
+from bidbluff.agents.base import bind_all, observation_for, seat_of
+from bidbluff.training.league import baseline_name
 
 LEARNER = "learner"
 _instances = itertools.count()  # tells apart the envs of one process (their deals' seeds)
@@ -46,7 +46,8 @@ def module_of(agent: str, *args: Any, **kwargs: Any) -> str:
 
 
 class TableEnv(MultiAgentEnv):
-    """One game at a time of ``config["env"]``; ``config`` is RLlib's env_config (see ``training.rllib.trainer``)."""
+    """One game at a time of ``config["env"]``; ``config`` is RLlib's env_config (see
+    ``bidbluff.training.rllib.trainer``)."""
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         super().__init__()

@@ -3,7 +3,7 @@
 As RLlib's ``action_masking_rlm.py`` example does, the observation is the env's ``Dict`` (``observation``,
 ``action_mask``) and the mask is applied to the logits in the forward pass (``masked_logits``: an illegal
 action's probability is exactly 0, so it is never sampled and adds nothing to the entropy).  Unlike that
-example, the network is not RLlib's default encoder but ``agents.networks.ActorCritic`` itself (state
+example, the network is not RLlib's default encoder but ``bidbluff.agents.networks.ActorCritic`` itself (state
 dict keys ``net.<ActorCritic key>``): a trained module is exported to the project's checkpoint format,
 and a shipped network is loaded into a module, by copying one state dict.  ``_forward_train`` hands the
 trunk's features to ``compute_values`` as the embeddings, so training runs the shared trunk once.
@@ -18,7 +18,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
 
-from agents.networks import ActorCritic, masked_logits
+from bidbluff.agents.networks import ActorCritic, masked_logits
 
 PREFIX = "net."
 

@@ -1,6 +1,6 @@
-"""The RLlib self-play run (see ``training.rllib``): PPO's new API stack on ``TableEnv``, one shared policy.
+"""The RLlib self-play run (see ``bidbluff.training.rllib``): PPO's new API stack on ``TableEnv``, one shared policy.
 
-The driver holds the league (``training.league.League``, as every trainer does) and each iteration
+The driver holds the league (``bidbluff.training.league.League``, as every trainer does) and each iteration
 collects the env runners' finished games (``TableEnv.take_results``) into it; after each checkpoint it
 copies the learner's weights into the snapshot's frozen slot and sends every env the new PFSP weights
 (``TableEnv.set_league``).  PPO's settings follow the batched trainer's (same clipped surrogate, value
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import os
 import platform
 import time
 from pathlib import Path
@@ -26,15 +25,15 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-import envs
-from agents.networks import ActorCritic
-from agents.policy import copy_checkpoint, env_signature, save_checkpoint
-from training.batched import start_from, table_sizes
-from training.league import League
-from training.rllib import RllibConfig
-from training.rllib.env import LEARNER, TableEnv, module_ids, module_of, pool_slot
-from training.rllib.module import MaskedActorCritic, module_state, network_of
-from training.train import (
+from bidbluff import envs
+from bidbluff.agents.networks import ActorCritic
+from bidbluff.agents.policy import copy_checkpoint, env_signature, save_checkpoint
+from bidbluff.training.batched import start_from, table_sizes
+from bidbluff.training.league import League
+from bidbluff.training.rllib import RllibConfig
+from bidbluff.training.rllib.env import LEARNER, TableEnv, module_ids, module_of, pool_slot
+from bidbluff.training.rllib.module import MaskedActorCritic, module_state, network_of
+from bidbluff.training.train import (
     EVAL_COLUMNS,
     CsvLog,
     RunInterruptedError,
@@ -79,20 +78,19 @@ def ppo_config(config: RllibConfig, sizes: list[int], league: list[dict[str, Any
 
 
 def connect(address: str) -> None:
-    """Join the Ray cluster at ``address`` ('local': start one in this process); the workers import this
-    project from the same checkout (its directory goes on their path)."""
+    """Join the Ray cluster at ``address`` ('local': start one in this process).  The workers import
+    ``bidbluff`` as this process does, from the environment each node runs in (the package installed there,
+    editable or not): no path is handed to them."""
     if ray.is_initialized():
         return
-    root = str(Path(__file__).resolve().parents[2])
-    runtime_env = {"env_vars": {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}}
     if address == "local":  # never a cluster this machine happens to have joined
-        ray.init(address="local", runtime_env=runtime_env, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", include_dashboard=False, log_to_driver=False)
     else:
-        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
+        ray.init(address=address, log_to_driver=False)
 
 
 class RllibTrainer:
-    """One run (see ``training.rllib``): ``run()`` trains to ``total_steps`` and returns the final zip."""
+    """One run (see ``bidbluff.training.rllib``): ``run()`` trains to ``total_steps`` and returns the final zip."""
 
     def __init__(self, config: RllibConfig, resume: bool = False, progress_bar: bool = True) -> None:
         if not 0.0 <= config.pool_fraction < 1.0:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from arena.web.views import liars_dice, libertalia, lying_pirates, spytails
+from bidbluff.arena.web.views import liars_dice, libertalia, lying_pirates, spytails
 
 VIEWS: dict[str, ModuleType] = {
     "libertalia_v0": libertalia,

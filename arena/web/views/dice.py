@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.lying_pirates.betting import BettingRound
-from envs.lying_pirates.dice import DIE_NAMES, FACES, Die
+from bidbluff.envs.lying_pirates.betting import BettingRound
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, FACES, Die
 
 FACE_WORDS = {0: "blank", 7: "coin", 8: "bomb"}  # faces that are no number
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.web.views.common import Option
-from arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup, outcome
-from envs.core.codec import Action
-from envs.liars_dice.game import PRESETS, BettingGameState
-from envs.lying_pirates.dice import DIE_NAMES, SPECIALS
+from bidbluff.arena.web.views.common import Option
+from bidbluff.arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup, outcome
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.liars_dice.game import PRESETS, BettingGameState
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, SPECIALS
 
 TITLE = "Liar's dice"
 OPTIONS = (

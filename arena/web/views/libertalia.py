@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.codec import Action
-from envs.libertalia.content import (
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.libertalia.content import (
     ABILITY_TEXT,
     BOOTY_NAMES,
     BOOTY_VALUE,
@@ -16,7 +16,7 @@ from envs.libertalia.content import (
     MAP_SET_VALUE,
     NUM_RANKS,
 )
-from envs.libertalia.rules import OVER, LibertaliaState
+from bidbluff.envs.libertalia.rules import OVER, LibertaliaState
 
 TITLE = "Libertalia"
 OPTIONS = ()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.web.views.common import Option, plural
-from arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup
-from envs.core.codec import Action
-from envs.lying_pirates.content import (
+from bidbluff.arena.web.views.common import Option, plural
+from bidbluff.arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     CAPTAINS,
     CARDS,
@@ -19,11 +19,11 @@ from envs.lying_pirates.content import (
     Card,
     Tile,
 )
-from envs.lying_pirates.dice import DIE_NAMES
-from envs.lying_pirates.merchants import Encounter
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES
+from bidbluff.envs.lying_pirates.merchants import Encounter
 
 if TYPE_CHECKING:
-    from envs.lying_pirates.state import LyingPiratesState as State
+    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
 TITLE = "Lying Pirates"
 OPTIONS = (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.web.views.common import Option
-from envs.core.codec import Action
-from envs.spytails.content import (
+from bidbluff.arena.web.views.common import Option
+from bidbluff.envs.core.codec import Action
+from bidbluff.envs.spytails.content import (
     CARD_NAMES,
     CARD_RANK,
     CARD_SUIT,
@@ -23,8 +23,8 @@ from envs.spytails.content import (
     SUITS,
     is_mission,
 )
-from envs.spytails.rules import CHARACTER_MODES, FORECAST_MODES, GHOST_TOKEN, MODES, OPERATIONS_PHASE, OVER
-from envs.spytails.rules import SpytailsState as State
+from bidbluff.envs.spytails.rules import CHARACTER_MODES, FORECAST_MODES, GHOST_TOKEN, MODES, OPERATIONS_PHASE, OVER
+from bidbluff.envs.spytails.rules import SpytailsState as State
 
 TITLE = "Spytails"
 OPTIONS = (

@@ -3,7 +3,7 @@
     python tests/training/data/record_shipped.py liars_dice_v0 [--rows 2000]
 
 was run on each env's checkpoint in the old stable-baselines3 format, before it
-was converted (``python -m training.convert``); ``test_shipped_conversion.py``
+was converted (``python -m bidbluff.training.convert``); ``test_shipped_conversion.py``
 checks the converted checkpoint against it.  The observations are positions of
 games the checkpoint played against itself (sampling, seeded), stored as
 float16 (the inputs are those rounded values); the reference outputs come from
@@ -20,8 +20,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-import agents
-import envs
+from bidbluff import agents, envs
 
 TOP = 5
 
