@@ -23,8 +23,9 @@ run: $(STAMP)  ## the main job: a short fine-tune of the shipped Liar's dice net
 	$(BIN)/bidbluff tournament liars_dice_v0 --agents $(MAIN)/final.zip,shipped,heuristic,random \
 		--players 4 --games 1000 --seed 0
 
-test: $(STAMP)  ## lint + the default test suite (slow tests excluded)
+test: $(STAMP)  ## lint, the formatter check and the default test suite (slow tests excluded)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q -n 2 -rs
 
 test-slow: $(STAMP)  ## the slow suite: long random-play fuzz

@@ -51,9 +51,18 @@ from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
 from bidbluff.agents.tabular import TabularAgent, load_tabular
 
 KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
-SEARCH_KEYS = {"prior": "prior", "value": "value", "rollout": "rollout", "steps": "steps", "select": "selection",
-               "c": "exploration", "mix": "mix", "reward": "reward_mode", "belief": "belief",
-               "others": "others"}  # fmt: skip
+SEARCH_KEYS = {
+    "prior": "prior",
+    "value": "value",
+    "rollout": "rollout",
+    "steps": "steps",
+    "select": "selection",
+    "c": "exploration",
+    "mix": "mix",
+    "reward": "reward_mode",
+    "belief": "belief",
+    "others": "others",
+}
 # package data of bidbluff.checkpoints: the checkout's checkpoints/ folder, or the installed copy of it
 CHECKPOINTS = Path(str(resources.files("bidbluff.checkpoints")))
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"

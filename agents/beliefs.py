@@ -65,8 +65,7 @@ class PolicyBelief(BetBelief):
     ``seat`` (only its public part and the cups' sizes are read).  ``cache`` (any dict, kept across searches)
     holds each past bet's likelihoods: a captain's earlier bets are read again at every later decision."""
 
-    def __init__(self, game: Any, state: Any, seat: int, models: Sequence[Prior],
-                 cache: dict | None = None) -> None:  # fmt: skip
+    def __init__(self, game: Any, state: Any, seat: int, models: Sequence[Prior], cache: dict | None = None) -> None:
         betting = state.round
         n = state.num_players
         cache = {} if cache is None else cache
@@ -95,8 +94,9 @@ class PolicyBelief(BetBelief):
         k, m = len(self.seats), len(models)
         self.assignments = list(itertools.product(range(m), repeat=k))
         prior = [(1 - SAME_POLICY) / m**k + (SAME_POLICY / m if len(set(a)) <= 1 else 0.0) for a in self.assignments]
-        log_post = np.log(prior) + np.array([sum(evidence[rel][i] for rel, i in zip(self.seats, a, strict=True))
-                                             for a in self.assignments])  # fmt: skip
+        log_post = np.log(prior) + np.array(
+            [sum(evidence[rel][i] for rel, i in zip(self.seats, a, strict=True)) for a in self.assignments]
+        )
         post = np.exp(log_post - log_post.max())
         self.chances = post / post.sum()
         self.joint = {}  # relative seat -> (models, contents) posterior, the assignments summed out
@@ -126,8 +126,9 @@ class PolicyBelief(BetBelief):
         return state, drawn
 
 
-def _log_likelihood(model: Prior, observation: np.ndarray, legal: list[int], bet: int, size: int,
-                    owner: int) -> np.ndarray:  # fmt: skip
+def _log_likelihood(
+    model: Prior, observation: np.ndarray, legal: list[int], bet: int, size: int, owner: int
+) -> np.ndarray:
     """log P(bet | the owner's observation with each content of its ``size`` crew dice) under ``model``, the
     model trembling (``TREMBLE``)."""
     shown = (cup_faces(size)[:, :, None] == np.arange(1, FACE_SLOTS + 1)).sum(axis=1) / _CREW_SCALE

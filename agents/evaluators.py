@@ -94,8 +94,10 @@ class Network:
         columns in use (about 0.05 ms a row against torch's 0.1-0.2).  ``values=False``: the policy head only
         (a rollout step needs no value)."""
         if self._layers is None:
-            self._layers = {name: _numpy_layers(getattr(self.net, name))
-                            for name in ("trunk", "policy_net", "value_net", "action_head", "value_head")}  # fmt: skip
+            self._layers = {
+                name: _numpy_layers(getattr(self.net, name))
+                for name in ("trunk", "policy_net", "value_net", "action_head", "value_head")
+            }
         layers = self._layers
         features = rows
         if layers["trunk"]:
@@ -210,8 +212,9 @@ class RandomRollout:
         return actions[int(rng.integers(len(actions)))]
 
 
-def seat_view(game: Any, state: Any, actor: int,
-              legal: list[int] | None = None) -> tuple[dict[str, np.ndarray], list[int]]:  # fmt: skip
+def seat_view(
+    game: Any, state: Any, actor: int, legal: list[int] | None = None
+) -> tuple[dict[str, np.ndarray], list[int]]:
     """The acting seat's PettingZoo observation of a simulated position, and its legal ids (``legal``: known
     already)."""
     if legal is None:
@@ -265,15 +268,23 @@ class Evaluator:
         reward_mode: the final rewards backed up; must be the value network's own mode (see module doc).
     """
 
-    def __init__(self, rollout: Rollout | None = None, value: Network | None = None, steps: int | None = None,
-                 prior: Prior | None = None, reward_mode: str = "win") -> None:  # fmt: skip
+    def __init__(
+        self,
+        rollout: Rollout | None = None,
+        value: Network | None = None,
+        steps: int | None = None,
+        prior: Prior | None = None,
+        reward_mode: str = "win",
+    ) -> None:
         if (value is None) != (steps is None):
             raise ValueError("a value cut-off needs both a value network and a number of rollout steps (0: at once)")
         if steps is not None and steps < 0:
             raise ValueError(f"rollout steps must be 0 or more, not {steps}")
         if value is not None and value.reward_mode != reward_mode:
-            raise ValueError(f"the value network {value.name} was trained on reward_mode {value.reward_mode!r}; "
-                             f"a search reading it backs up that mode, not {reward_mode!r}")  # fmt: skip
+            raise ValueError(
+                f"the value network {value.name} was trained on reward_mode {value.reward_mode!r}; "
+                f"a search reading it backs up that mode, not {reward_mode!r}"
+            )
         self.rollout = rollout or RandomRollout()
         self.value = value
         self.steps = steps
@@ -285,8 +296,16 @@ class Evaluator:
             if isinstance(network, Network):
                 network.check(game)
 
-    def leaf(self, game: Any, state: Any, actor: int, observation: np.ndarray, legal: Sequence[int],
-             rng: np.random.Generator, rollouts: dict[int, Rollout] | None = None) -> Leaf:  # fmt: skip
+    def leaf(
+        self,
+        game: Any,
+        state: Any,
+        actor: int,
+        observation: np.ndarray,
+        legal: Sequence[int],
+        rng: np.random.Generator,
+        rollouts: dict[int, Rollout] | None = None,
+    ) -> Leaf:
         """Prior over ``legal`` for ``actor`` (whose ``observation`` of ``state`` is given) and every seat's value;
         ``state`` is a determinisation the evaluator may play forward (``rollouts``: seats that play another
         policy than the evaluator's rollout there)."""
@@ -296,8 +315,9 @@ class Evaluator:
         prior = None if self.prior is None else self.prior.policy(observation, legal, actor)
         return Leaf(prior, self.evaluate(game, state, rng, rollouts))
 
-    def evaluate(self, game: Any, state: Any, rng: np.random.Generator,
-                 rollouts: dict[int, Rollout] | None = None) -> np.ndarray:  # fmt: skip
+    def evaluate(
+        self, game: Any, state: Any, rng: np.random.Generator, rollouts: dict[int, Rollout] | None = None
+    ) -> np.ndarray:
         """Every seat's value of ``state`` (consumed): roll out (``rollouts``: seats that play another policy),
         then the final rewards or the value cut-off."""
         limit = MAX_ROLLOUT if self.steps is None else self.steps
@@ -313,8 +333,7 @@ class Evaluator:
             raise RuntimeError(f"IS-MCTS rollout did not end within {MAX_ROLLOUT} steps")
         return self._cut_off(game, state, {})[1]
 
-    def _cut_off(self, game: Any, state: Any, known: dict[int, np.ndarray]) -> tuple[dict[int, np.ndarray],
-                                                                                    np.ndarray]:  # fmt: skip
+    def _cut_off(self, game: Any, state: Any, known: dict[int, np.ndarray]) -> tuple[dict[int, np.ndarray], np.ndarray]:
         """One forward pass of every seat's observation: ``({seat: logits}, values)``; final rewards instead
         where the game is over."""
         if state.is_terminal():

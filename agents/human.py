@@ -64,8 +64,9 @@ def parse_choice(env: Any, text: str) -> int:
     legal = raw.legal_action_ids()
     wanted = _norm(text)
     if not wanted:
-        raise ValueError("type a move's name or value, or #N for the N-th in the list ('?' lists the moves, "
-                         "'quit' leaves)")  # fmt: skip
+        raise ValueError(
+            "type a move's name or value, or #N for the N-th in the list ('?' lists the moves, 'quit' leaves)"
+        )
     if wanted.startswith("#"):
         number = wanted[1:].strip()
         if not number.isdigit() or not 1 <= int(number) <= len(legal):
@@ -92,8 +93,10 @@ def parse_choice(env: Any, text: str) -> int:
         return matches[0]
     if matches:
         shown = ", ".join(raw.action_to_str(a) for a in matches[:8])
-        raise ValueError(f"{text.strip()!r} fits {len(matches)} moves ({shown}{', ...' if len(matches) > 8 else ''})"
-                         f"; type more of it, or #N for the N-th in the list")  # fmt: skip
+        raise ValueError(
+            f"{text.strip()!r} fits {len(matches)} moves ({shown}{', ...' if len(matches) > 8 else ''})"
+            f"; type more of it, or #N for the N-th in the list"
+        )
     raise ValueError(f"{text.strip()!r} is not a legal move now ('?' lists the moves)")
 
 

@@ -80,8 +80,9 @@ BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "prior": ("liars_dice_v0",)}
 # seconds (2.4 s of CPU for 50), so it uses the network's prior and value at once (the wall-time cap binds on a
 # loaded machine).
 EXPERT = {
-    "liars_dice_v0": ("ismcts:500,1000ms,prior=shipped,rollout=shipped,others=prior+heuristic,belief=prior,"
-                      "reward=winner"),
+    "liars_dice_v0": (
+        "ismcts:500,1000ms,prior=shipped,rollout=shipped,others=prior+heuristic,belief=prior,reward=winner"
+    ),
     "libertalia_v0": "ismcts:30,1000ms,prior=shipped,rollout=shipped,others=prior,reward=winner",
     "lying_pirates_v0": "ismcts:100,1000ms,prior=shipped,value=shipped,others=prior",
     "spytails_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
@@ -148,11 +149,22 @@ class ISMCTSAgent:
     name = "ismcts"
     needs_env = True
 
-    def __init__(self, simulations: int | None = 200, time_ms: float | None = None, exploration: float | None = None,
-                 reward_mode: str | None = None, selection: str | None = None, prior: str | None = None,
-                 value: str | None = None, rollout: str = "random", steps: int | None = None,
-                 mix: float = 0.25, belief: str | None = None, others: str = "search",
-                 seed: int | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        simulations: int | None = 200,
+        time_ms: float | None = None,
+        exploration: float | None = None,
+        reward_mode: str | None = None,
+        selection: str | None = None,
+        prior: str | None = None,
+        value: str | None = None,
+        rollout: str = "random",
+        steps: int | None = None,
+        mix: float = 0.25,
+        belief: str | None = None,
+        others: str = "search",
+        seed: int | None = None,
+    ) -> None:
         if simulations is None and time_ms is None:
             raise ValueError("IS-MCTS needs a budget: simulations, time_ms or both")
         if simulations is not None and simulations < 1:
@@ -179,16 +191,20 @@ class ISMCTSAgent:
         if belief not in BELIEFS:
             raise ValueError(f"IS-MCTS belief {belief!r} is not one of {', '.join(map(str, BELIEFS))}")
         if belief == "prior" and prior is None:
-            raise ValueError("belief=prior reads the bets with the prior's policy: name one (prior=shipped, a "
-                             "checkpoint path or heuristic)")  # fmt: skip
+            raise ValueError(
+                "belief=prior reads the bets with the prior's policy: name one (prior=shipped, a "
+                "checkpoint path or heuristic)"
+            )
         self.belief = belief
         if others not in OTHERS:
             raise ValueError(f"IS-MCTS others={others!r} is not one of {', '.join(OTHERS)}")
         if others != "search" and prior is None:
             raise ValueError(f"others={others} draws the other seats' moves from the prior: name it (prior=...)")
         if others == "prior+heuristic" and belief != "prior":
-            raise ValueError("others=prior+heuristic tells which one each seat plays from its bets: it needs "
-                             "belief=prior (Liar's dice)")  # fmt: skip
+            raise ValueError(
+                "others=prior+heuristic tells which one each seat plays from its bets: it needs "
+                "belief=prior (Liar's dice)"
+            )
         self.others = others
         self.specs = {"prior": prior, "value": value, "rollout": rollout, "steps": steps}
         self.rng = np.random.default_rng(seed)
@@ -205,8 +221,10 @@ class ISMCTSAgent:
         if not hasattr(raw, "game_state") or not hasattr(raw, "game"):
             raise TypeError(f"IS-MCTS binds to a bidbluff env (BoardGameEnv), not {type(env).__name__}")
         if self.belief is not None and raw.game.name not in BELIEFS[self.belief]:
-            raise ValueError(f"IS-MCTS belief={self.belief} reads bets in {', '.join(BELIEFS[self.belief])} only, "
-                             f"not {raw.game.name}")  # fmt: skip
+            raise ValueError(
+                f"IS-MCTS belief={self.belief} reads bets in {', '.join(BELIEFS[self.belief])} only, "
+                f"not {raw.game.name}"
+            )
         self.env = raw
         if self.evaluator is None:
             self.evaluator = self.make_evaluator(raw.game)
@@ -284,8 +302,16 @@ class ISMCTSAgent:
         return self.run(game, state, seat, obs, legal_ids(observation, agent), first, redraw)
 
     # -- the search --------------------------------------------------------------
-    def run(self, game: Any, state: Any, seat: int, observation: np.ndarray, legal: np.ndarray,
-            first: Any = None, redraw: Any = None) -> SearchResult:  # fmt: skip
+    def run(
+        self,
+        game: Any,
+        state: Any,
+        seat: int,
+        observation: np.ndarray,
+        legal: np.ndarray,
+        first: Any = None,
+        redraw: Any = None,
+    ) -> SearchResult:
         """The budget of simulations from ``seat``'s information set (``observation``) in ``state``;
         ``redraw(determinisation, seat, rng)``, when given, redraws the hidden part of each determinisation and
         says which of ``models`` each other seat plays in it (``{seat: index}``, or ``None``: the prior)."""
@@ -317,8 +343,16 @@ class ISMCTSAgent:
         q = {a: root.wins[a] / n for a, n in visits.items() if n}
         return SearchResult(action, visits, policy, float(value), q, done)
 
-    def _simulate(self, game: Any, state: Any, nodes: dict, root_key: tuple[int, bytes], root_obs: np.ndarray,
-                  drawn: dict[int, int] | None, policies: dict) -> None:  # fmt: skip
+    def _simulate(
+        self,
+        game: Any,
+        state: Any,
+        nodes: dict,
+        root_key: tuple[int, bytes],
+        root_obs: np.ndarray,
+        drawn: dict[int, int] | None,
+        policies: dict,
+    ) -> None:
         """One simulation; with ``drawn`` (others=prior+heuristic) each other seat plays the model drawn for it,
         in the tree and in the rollout."""
         rng, evaluator = self.rng, self.evaluator
@@ -338,8 +372,9 @@ class ISMCTSAgent:
                 model = None
                 if self.others != "search" and actor != root_key[0]:
                     model = (legal, leaf.prior.astype(np.float64) / leaf.prior.sum())
-                node = nodes[key] = _Node(None if prior is None else dict(zip(legal, prior.tolist(), strict=True)),
-                                          model)  # fmt: skip
+                node = nodes[key] = _Node(
+                    None if prior is None else dict(zip(legal, prior.tolist(), strict=True)), model
+                )
                 values = leaf.values
                 break
             for i in ids:

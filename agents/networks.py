@@ -71,8 +71,12 @@ class ActorCritic(nn.Module):
 
     def __init__(self, obs_size: int, n_actions: int, trunk: int = 256, net_arch: Sequence[int] = (128,)) -> None:
         super().__init__()
-        self.sizes = {"obs_size": int(obs_size), "n_actions": int(n_actions), "trunk": int(trunk),
-                      "net_arch": [int(w) for w in net_arch]}  # fmt: skip
+        self.sizes = {
+            "obs_size": int(obs_size),
+            "n_actions": int(n_actions),
+            "trunk": int(trunk),
+            "net_arch": [int(w) for w in net_arch],
+        }
         self.trunk = mlp(obs_size, [trunk]) if trunk else nn.Sequential()
         features = trunk or obs_size
         self.policy_net = mlp(features, net_arch)
@@ -87,8 +91,13 @@ class ActorCritic(nn.Module):
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.value_head(self.value_net(self.trunk(obs))).squeeze(-1)
 
-    def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None,
-                             generator: torch.Generator | None = None) -> ActionAndValue:  # fmt: skip
+    def get_action_and_value(
+        self,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        action: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+    ) -> ActionAndValue:
         """The masked policy at ``obs``: ``action`` (sampled when None, never an illegal one), its log-probability,
         the entropy, the value, and every action's log-probability."""
         features = self.trunk(obs)
@@ -103,9 +112,13 @@ class ActorCritic(nn.Module):
 
 
 # -- stable-baselines3's layout ----------------------------------------------------------
-SB3_NAMES = (("features_extractor.net.", "trunk."), ("mlp_extractor.policy_net.", "policy_net."),
-             ("mlp_extractor.value_net.", "value_net."), ("action_net.", "action_head."),
-             ("value_net.", "value_head."))  # fmt: skip
+SB3_NAMES = (
+    ("features_extractor.net.", "trunk."),
+    ("mlp_extractor.policy_net.", "policy_net."),
+    ("mlp_extractor.value_net.", "value_net."),
+    ("action_net.", "action_head."),
+    ("value_net.", "value_head."),
+)
 SB3_ALIASES = ("pi_features_extractor.", "vf_features_extractor.")  # the shared extractor, saved three times
 
 
@@ -129,8 +142,7 @@ def from_sb3(state: Mapping[str, torch.Tensor]) -> ActorCritic:
     if head is None:
         raise ValueError("a stable-baselines3 policy without an action layer is not an ActorCritic")
     obs_size = (trunk if trunk is not None else (hidden[0] if hidden else head)).shape[1]
-    net = ActorCritic(obs_size, head.shape[0], trunk.shape[0] if trunk is not None else 0,
-                      [t.shape[0] for t in hidden])  # fmt: skip
+    net = ActorCritic(obs_size, head.shape[0], trunk.shape[0] if trunk is not None else 0, [t.shape[0] for t in hidden])
     net.load_state_dict(ours)  # a shape that does not fit raises here
     return net
 

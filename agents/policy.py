@@ -92,8 +92,13 @@ def file_sha256(path: Path) -> str:
 def write_sidecar(zip_path: Path, meta: dict[str, Any]) -> Path:
     """Write ``meta`` (plus the zip's size and hash) next to ``zip_path``; atomic."""
     zip_path, sidecar = checkpoint_paths(zip_path)
-    data = {"format": FORMAT, "format_version": FORMAT_VERSION, **meta,
-            "zip_bytes": zip_path.stat().st_size, "zip_sha256": file_sha256(zip_path)}  # fmt: skip
+    data = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        **meta,
+        "zip_bytes": zip_path.stat().st_size,
+        "zip_sha256": file_sha256(zip_path),
+    }
     write_atomic(sidecar, lambda tmp: tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n"))
     return sidecar
 
@@ -142,8 +147,9 @@ def read_sidecar(path: str | Path, env_name: str | None = None) -> dict[str, Any
     try:
         meta = json.loads(sidecar.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as bad:
-        raise CheckpointError(f"checkpoint {path}: the sidecar {sidecar} is not valid JSON ({bad}); truncated?") \
-            from None
+        raise CheckpointError(
+            f"checkpoint {path}: the sidecar {sidecar} is not valid JSON ({bad}); truncated?"
+        ) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(f"checkpoint {path}: {sidecar} is not a bidbluff checkpoint sidecar")
     if meta.get("format_version") != FORMAT_VERSION:
@@ -159,8 +165,7 @@ def read_sidecar(path: str | Path, env_name: str | None = None) -> dict[str, Any
     trained_on = meta.get("env")
     if trained_on not in envs.ENVS:
         raise CheckpointError(
-            f"checkpoint {path} was trained on {trained_on!r}, which is not a registered env "
-            f"({', '.join(envs.ENVS)})"
+            f"checkpoint {path} was trained on {trained_on!r}, which is not a registered env ({', '.join(envs.ENVS)})"
         )
     if env_name is not None and env_name != trained_on:
         raise CheckpointError(f"checkpoint {path} was trained on {trained_on}, not {env_name}")
@@ -196,8 +201,9 @@ def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, di
             net = ActorCritic(**sizes)
             net.load_state_dict(saved["network"])
         except Exception as bad:  # torch raises many kinds on a bad file or a state dict of another shape
-            raise CheckpointError(f"checkpoint {path}: {zip_path} holds no network of the sidecar's shape "
-                                  f"({meta['network']}): {bad!r}") from None  # fmt: skip
+            raise CheckpointError(
+                f"checkpoint {path}: {zip_path} holds no network of the sidecar's shape ({meta['network']}): {bad!r}"
+            ) from None
         optimizer = saved.get("optimizer")
     else:
         try:
@@ -206,15 +212,21 @@ def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, di
                 unknown = set(options) - SB3_POLICY_OPTIONS
                 if unknown:
                     raise ValueError(f"policy options {sorted(unknown)} that bidbluff's ActorCritic does not have")
-                net = from_sb3(torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu",
-                                          weights_only=True))  # fmt: skip
+                net = from_sb3(
+                    torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True)
+                )
                 names = set(archive.namelist())
-                optimizer = (torch.load(io.BytesIO(archive.read("policy.optimizer.pth")), map_location="cpu",
-                                        weights_only=True) if "policy.optimizer.pth" in names else None)  # fmt: skip
+                optimizer = (
+                    torch.load(io.BytesIO(archive.read("policy.optimizer.pth")), map_location="cpu", weights_only=True)
+                    if "policy.optimizer.pth" in names
+                    else None
+                )
         except Exception as bad:  # zipfile, json and torch raise many kinds on a bad file
-            raise CheckpointError(f"checkpoint {path}: cannot load {zip_path} as a stable-baselines3 MaskablePPO "
-                                  f"save (the old checkpoint format; `python -m bidbluff.training.convert OLD.zip "
-                                  f"NEW.zip` converts one that loads): {bad!r}") from None  # fmt: skip
+            raise CheckpointError(
+                f"checkpoint {path}: cannot load {zip_path} as a stable-baselines3 MaskablePPO "
+                f"save (the old checkpoint format; `python -m bidbluff.training.convert OLD.zip "
+                f"NEW.zip` converts one that loads): {bad!r}"
+            ) from None
     if [net.sizes["obs_size"]] != meta["observation_shape"] or net.sizes["n_actions"] != meta["action_n"]:
         raise CheckpointError(
             f"checkpoint {path}: the saved network has observation size {net.sizes['obs_size']} and "
@@ -224,8 +236,9 @@ def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, di
     return net, meta, optimizer
 
 
-def save_checkpoint(path: str | Path, net: Any, meta: dict[str, Any],
-                    optimizer_state: dict[str, Any] | None = None) -> Path:  # fmt: skip
+def save_checkpoint(
+    path: str | Path, net: Any, meta: dict[str, Any], optimizer_state: dict[str, Any] | None = None
+) -> Path:
     """Write ``net`` (and an optimizer's state dict) at ``path`` in the new format, and its sidecar (``meta``
     plus the network block); all or nothing (``write_checkpoint``)."""
     import torch
@@ -247,8 +260,14 @@ class PolicyAgent:
 
     needs_env = False
 
-    def __init__(self, network: Any, meta: dict[str, Any], deterministic: bool = True,
-                 seed: int | None = None, name: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        network: Any,
+        meta: dict[str, Any],
+        deterministic: bool = True,
+        seed: int | None = None,
+        name: str | None = None,
+    ) -> None:
         self.network = network
         self.meta = meta
         self.deterministic = deterministic
@@ -283,8 +302,9 @@ class PolicyAgent:
         return int(self.rng.choice(len(probs), p=probs))
 
 
-def load(path: str | Path, env_name: str | None = None, deterministic: bool = True,
-         seed: int | None = None) -> PolicyAgent:  # fmt: skip
+def load(
+    path: str | Path, env_name: str | None = None, deterministic: bool = True, seed: int | None = None
+) -> PolicyAgent:
     """The policy agent of checkpoint ``path`` (``x.zip``, ``x.json`` or ``x``), checked (see module doc)."""
     net, meta, _ = load_network(path, env_name)
     name = f"{checkpoint_paths(path)[0].stem}@{meta.get('steps', '?')}"

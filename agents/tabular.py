@@ -36,8 +36,10 @@ _ID_OF = {codec.action_to_str(codec.id_to_action(i)): i for i in range(codec.COD
 
 def save_table(path: str | Path, policy: dict[str, dict[int, float]], meta: dict[str, Any]) -> Path:
     """Write ``policy`` (information state -> env action id -> probability, every legal action) with ``meta``."""
-    rows = {key: {codec.action_to_str(codec.id_to_action(i)): round(p, 7) for i, p in sorted(row.items())}
-            for key, row in sorted(policy.items())}  # fmt: skip
+    rows = {
+        key: {codec.action_to_str(codec.id_to_action(i)): round(p, 7) for i, p in sorted(row.items())}
+        for key, row in sorted(policy.items())
+    }
     data = {"format": FORMAT, "format_version": FORMAT_VERSION, "env": ENV_NAME, **meta, "policy": rows}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,8 +73,14 @@ def load_table(path: str | Path) -> tuple[dict[str, dict[int, float]], dict[str,
 class TabularAgent(SeededAgent):
     """Plays a tabular policy (see the module docstring) from the observation of the seat to act."""
 
-    def __init__(self, policy: dict[str, dict[int, float]], meta: dict[str, Any], seed: int | None = None,
-                 greedy: bool = False, name: str = "tabular") -> None:  # fmt: skip
+    def __init__(
+        self,
+        policy: dict[str, dict[int, float]],
+        meta: dict[str, Any],
+        seed: int | None = None,
+        greedy: bool = False,
+        name: str = "tabular",
+    ) -> None:
         super().__init__(seed)
         self.policy = policy
         self.meta = meta
@@ -87,8 +95,9 @@ class TabularAgent(SeededAgent):
         if row is None or sorted(row) != legal:
             table = f"{self.meta.get('num_players')} players with {self.meta.get('env_options')}"
             missing = "has no information state" if row is None else "has other legal actions at"
-            raise ValueError(f"the {self.name} table ({table}) {missing} {key!r}: is this another table size or "
-                             f"rule preset?")  # fmt: skip
+            raise ValueError(
+                f"the {self.name} table ({table}) {missing} {key!r}: is this another table size or rule preset?"
+            )
         out = np.zeros(codec.CODEC.n)
         out[list(row)] = list(row.values())
         return out / out.sum()

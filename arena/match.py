@@ -47,8 +47,14 @@ class MatchResult:
 MAX_STEPS = 5_000  # agent decisions; a game longer than this is looping (e.g. a policy undoing its own move)
 
 
-def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
-              env_options: dict[str, Any] | None = None, max_steps: int = MAX_STEPS) -> GameRecord:  # fmt: skip
+def play_game(
+    env_name: str,
+    agents: list[Agent],
+    seed: int,
+    num_players: int,
+    env_options: dict[str, Any] | None = None,
+    max_steps: int = MAX_STEPS,
+) -> GameRecord:
     """One seeded game, ``agents[s]`` in seat ``s``; agents are reset (and bound, if they need the env).
 
     A game still running after ``max_steps`` decisions is stopped (``truncated``) and scored as it stands.
@@ -77,8 +83,14 @@ def play_game(env_name: str, agents: list[Agent], seed: int, num_players: int,
     return GameRecord(list(scores), rewards, steps, actions=actions)
 
 
-def play_match(env_name: str, agents: list[Agent], games: int, seed: int = 0, num_players: int | None = None,
-               env_options: dict[str, Any] | None = None) -> MatchResult:  # fmt: skip
+def play_match(
+    env_name: str,
+    agents: list[Agent],
+    games: int,
+    seed: int = 0,
+    num_players: int | None = None,
+    env_options: dict[str, Any] | None = None,
+) -> MatchResult:
     """``games`` seeded games; the table (``agents`` repeated to fill ``num_players`` seats) is seated by the
     balanced design of ``bidbluff.arena.seating``, so each agent sits everywhere and after every neighbour."""
     n = num_players or len(agents)

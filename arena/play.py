@@ -98,8 +98,12 @@ def said(raw: Any, env_name: str, viewer: int | None, action: int) -> str:
     """``action`` of the acting seat (before it is applied) in words as ``viewer`` hears it (None: everything)."""
     view = view_of(env_name)
     kind = raw.game.codec.decode(action)[0]
-    if viewer is not None and kind in view.HIDDEN_KINDS and viewer != seat_of(raw.agent_selection) \
-            and is_secret(raw, viewer, action):  # fmt: skip
+    if (
+        viewer is not None
+        and kind in view.HIDDEN_KINDS
+        and viewer != seat_of(raw.agent_selection)
+        and is_secret(raw, viewer, action)
+    ):
         return view.HIDDEN_KINDS[kind]
     return view.words(kind, raw.action_to_str(action))
 
@@ -117,8 +121,11 @@ def dice_lines(env_name: str, state: Any, seat: int | None) -> list[str]:
         out.append(f"{die} die of {names.get(pt['roller'], pt['roller'])}: {pt['face']}")
     if board.get("rolls"):
         rolls = board["rolls"]
-        shown = [f"{names.get(c, c)} {rolls['rolls'][c] if rolls['rolls'][c] >= 0 else '(to roll)'}"
-                 + (f" (crew {rolls['crew'][c]})" if rolls["crew"] else "") for c in rolls["rolling"]]  # fmt: skip
+        shown = [
+            f"{names.get(c, c)} {rolls['rolls'][c] if rolls['rolls'][c] >= 0 else '(to roll)'}"
+            + (f" (crew {rolls['crew'][c]})" if rolls["crew"] else "")
+            for c in rolls["rolling"]
+        ]
         out.append("battle rolls: " + ", ".join(shown))
     if board.get("reroll"):
         out.append(f"to decide: reroll the {board['reroll']['die']} die for a coin, or keep it")
@@ -156,8 +163,9 @@ def _console(output: TextIO | None, width: int | None) -> Console:
     """stdout: the terminal's width and colours; a file: ``width`` (80 by default), no colour codes."""
     if output is None:
         return Console(width=width, highlight=False, soft_wrap=False)
-    return Console(file=output, width=width or 80, highlight=False, color_system=None, force_terminal=False,
-                   soft_wrap=False)  # fmt: skip
+    return Console(
+        file=output, width=width or 80, highlight=False, color_system=None, force_terminal=False, soft_wrap=False
+    )
 
 
 def _board(text: str) -> Text:
@@ -173,10 +181,19 @@ def _board(text: str) -> Text:
     return Text("\n".join(lines))
 
 
-def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_players: int | None = None,
-         seed: int | None = None, env_options: dict[str, Any] | None = None, input: TextIO | None = None,
-         output: TextIO | None = None, save: str | Path | None = None,
-         width: int | None = None, max_steps: int = MAX_STEPS) -> dict[str, Any] | None:  # fmt: skip
+def play(
+    env_name: str,
+    seat: int = 0,
+    opponents: list[str] | None = None,
+    num_players: int | None = None,
+    seed: int | None = None,
+    env_options: dict[str, Any] | None = None,
+    input: TextIO | None = None,
+    output: TextIO | None = None,
+    save: str | Path | None = None,
+    width: int | None = None,
+    max_steps: int = MAX_STEPS,
+) -> dict[str, Any] | None:
     """A terminal game: the human in ``seat``, agent specs ``opponents`` (repeated to fill) elsewhere.
 
     Reads moves from ``input`` and writes to ``output`` (stdin/stdout by default).  Returns the game
@@ -210,8 +227,9 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
     raw = env.unwrapped
     bind_all(players, env)
     table = ", ".join(f"P{s}: {'you' if s == seat else labels[s]}" for s in range(n))
-    console.print(f"{env_name}, {n} players, seed {seed}{f', options {options}' if options else ''} - {table}",
-                  markup=False)  # fmt: skip
+    console.print(
+        f"{env_name}, {n} players, seed {seed}{f', options {options}' if options else ''} - {table}", markup=False
+    )
     seen: list[str] = []
     actions: list[tuple[int, int]] = []
 
@@ -255,16 +273,25 @@ def play(env_name: str, seat: int = 0, opponents: list[str] | None = None, num_p
     best = max(scores)
     winners = [s for s, sc in enumerate(scores) if sc == best]
     console.print("scores: " + ", ".join(f"P{s}{' (you)' if s == seat else ''} {sc:g}" for s, sc in enumerate(scores)))
-    console.print("You win!" if winners == [seat] else ("You share the win." if seat in winners else
-                  f"Winner: {', '.join(f'P{w}' for w in winners)}."))  # fmt: skip
+    console.print(
+        "You win!"
+        if winners == [seat]
+        else ("You share the win." if seat in winners else f"Winner: {', '.join(f'P{w}' for w in winners)}.")
+    )
     record = records.record_game(env_name, n, seed, actions, scores, {**options}, labels, truncated)
     if save:
         console.print(f"record saved to {records.save(record, save)}", markup=False)
     return record
 
 
-def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False, input: TextIO | None = None,
-                output: TextIO | None = None, width: int | None = None) -> Any:  # fmt: skip
+def show_replay(
+    record: dict[str, Any],
+    view: int | str = 0,
+    step: bool = False,
+    input: TextIO | None = None,
+    output: TextIO | None = None,
+    width: int | None = None,
+) -> Any:
     """Print a record move by move from ``view`` (a seat, or ``"all"``); ``step``: wait for Enter each move."""
     console = _console(output, width)
     records.check(record)
@@ -272,9 +299,12 @@ def show_replay(record: dict[str, Any], view: int | str = 0, step: bool = False,
         raise ValueError(f"--seat {view}: the record has seats 0-{record['num_players'] - 1}")
     who = record.get("agents") or []
     seat = None if view == "all" else int(view)
-    console.print(f"{record['env']}, {record['num_players']} players, seed {record['seed']}, options "
-                  f"{record['env_options']}, {len(record['actions'])} actions; view: "
-                  f"{'everything' if seat is None else f'P{seat}'}", markup=False)  # fmt: skip
+    console.print(
+        f"{record['env']}, {record['num_players']} players, seed {record['seed']}, options "
+        f"{record['env_options']}, {len(record['actions'])} actions; view: "
+        f"{'everything' if seat is None else f'P{seat}'}",
+        markup=False,
+    )
     note = records.proof_note(record)
     if note:
         console.print(note, markup=False)

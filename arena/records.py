@@ -44,9 +44,16 @@ def state_digest(state: Any) -> str:
     return hashlib.blake2b(text.encode(), digest_size=DIGEST_SIZE).hexdigest()
 
 
-def record_game(env_name: str, num_players: int, seed: int, actions: list[tuple[int, int]] | list[list[int]],
-                scores: list[float], env_options: dict[str, Any] | None = None, agents: list[str] | None = None,
-                truncated: bool = False) -> dict[str, Any]:  # fmt: skip
+def record_game(
+    env_name: str,
+    num_players: int,
+    seed: int,
+    actions: list[tuple[int, int]] | list[list[int]],
+    scores: list[float],
+    env_options: dict[str, Any] | None = None,
+    agents: list[str] | None = None,
+    truncated: bool = False,
+) -> dict[str, Any]:
     """A JSON-safe record of one game (see the module docstring).  The digests are taken by playing the
     actions again from ``seed``: the game is deterministic given both, so they are the positions played."""
     record = {
@@ -115,25 +122,35 @@ def check(record: Any) -> None:
     if not isinstance(record, dict):
         raise RecordError("a game record is a JSON object")
     if record.get("format") not in READABLE:
-        raise RecordError(f"record format {record.get('format')!r} is not supported (this build reads formats "
-                          f"{', '.join(map(str, READABLE))})")  # fmt: skip
+        raise RecordError(
+            f"record format {record.get('format')!r} is not supported (this build reads formats "
+            f"{', '.join(map(str, READABLE))})"
+        )
     name = record.get("env")
     if name not in envs.ENVS:
         base = re.sub(r"_v\d+$", "", str(name))
         same_game = [e for e in envs.ENVS if re.sub(r"_v\d+$", "", e) == base]
         if same_game:
-            raise RecordError(f"the record is for {name!r} but this build registers {', '.join(same_game)}: "
-                              f"another version of the env (its actions and rules may differ), refused")  # fmt: skip
-        raise RecordError(f"the record is for env {name!r}, which is not registered "
-                          f"(registered: {', '.join(envs.ENVS)})")  # fmt: skip
-    for key, kind, ok in (("num_players", "an integer", _is_int), ("seed", "an integer", _is_int),
-                          ("env_options", "an object", lambda v: isinstance(v, dict)),
-                          ("actions", "a list", lambda v: isinstance(v, list)),
-                          ("scores", "a list of numbers", lambda v: isinstance(v, list) and all(
-                              isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)),
-                          ("agents", "a list of names", lambda v: isinstance(v, list) and all(
-                              isinstance(x, str) for x in v)),
-                          ("truncated", "true or false", lambda v: isinstance(v, bool))):  # fmt: skip
+            raise RecordError(
+                f"the record is for {name!r} but this build registers {', '.join(same_game)}: "
+                f"another version of the env (its actions and rules may differ), refused"
+            )
+        raise RecordError(
+            f"the record is for env {name!r}, which is not registered (registered: {', '.join(envs.ENVS)})"
+        )
+    for key, kind, ok in (
+        ("num_players", "an integer", _is_int),
+        ("seed", "an integer", _is_int),
+        ("env_options", "an object", lambda v: isinstance(v, dict)),
+        ("actions", "a list", lambda v: isinstance(v, list)),
+        (
+            "scores",
+            "a list of numbers",
+            lambda v: isinstance(v, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v),
+        ),
+        ("agents", "a list of names", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)),
+        ("truncated", "true or false", lambda v: isinstance(v, bool)),
+    ):
         if key not in record and key in ("agents", "truncated"):
             continue
         if key not in record:
@@ -142,8 +159,9 @@ def check(record: Any) -> None:
             raise RecordError(f"the record's {key!r} is not {kind}: {json.dumps(record[key])[:60]}")
     game = envs.game(name)
     if not game.min_players <= record["num_players"] <= game.max_players:
-        raise RecordError(f"the record seats {record['num_players']} players; {name} is for "
-                          f"{game.min_players}-{game.max_players}")  # fmt: skip
+        raise RecordError(
+            f"the record seats {record['num_players']} players; {name} is for {game.min_players}-{game.max_players}"
+        )
     for i, entry in enumerate(record["actions"]):
         if not (isinstance(entry, list) and len(entry) == 2 and all(_is_int(x) for x in entry)):
             raise RecordError(f"action {i} of the record is not [seat, action_id]: {json.dumps(entry)[:60]}")
@@ -152,32 +170,45 @@ def check(record: Any) -> None:
         if not (isinstance(digests, list) and all(isinstance(d, str) for d in digests)):
             raise RecordError("the record's 'digests' is missing or not a list of strings")
         if len(digests) != len(record["actions"]) + 1:
-            raise RecordError(f"the record has {len(digests)} digests for {len(record['actions'])} actions "
-                              f"(one a position: {len(record['actions']) + 1})")  # fmt: skip
+            raise RecordError(
+                f"the record has {len(digests)} digests for {len(record['actions'])} actions "
+                f"(one a position: {len(record['actions']) + 1})"
+            )
 
 
 def proof_note(record: dict[str, Any]) -> str | None:
     """What a replay of ``record`` cannot check, if anything (a record older than digests)."""
     if "digests" in record:
         return None
-    return (f"note: this record (format {record.get('format')}) stores no digests of its positions: its replay "
-            "can only be checked for legal actions and final scores, not that it is the game that was played")
+    return (
+        f"note: this record (format {record.get('format')}) stores no digests of its positions: its replay "
+        "can only be checked for legal actions and final scores, not that it is the game that was played"
+    )
 
 
 def make_env(record: dict[str, Any], render_view: int | str | None = None) -> Any:
     """The raw env of a record, reset with its seed (``render_view`` for ``render()``)."""
     check(record)
     try:
-        env = envs.make(record["env"], raw=True, num_players=record["num_players"], render_mode="ansi",
-                        render_view=render_view, **record["env_options"])  # fmt: skip
+        env = envs.make(
+            record["env"],
+            raw=True,
+            num_players=record["num_players"],
+            render_mode="ansi",
+            render_view=render_view,
+            **record["env_options"],
+        )
     except (TypeError, ValueError) as bad:
         raise RecordError(f"the record's table cannot be set: {bad}") from None
     env.reset(seed=record["seed"])
     return env
 
 
-def replay(record: dict[str, Any], render_view: int | str | None = None,
-           on_step: Callable[[Any, int, int, str], None] | None = None) -> Any:  # fmt: skip
+def replay(
+    record: dict[str, Any],
+    render_view: int | str | None = None,
+    on_step: Callable[[Any, int, int, str], None] | None = None,
+) -> Any:
     """Play the record again; returns the raw env at the end.
 
     ``on_step(env, seat, action_id, text)`` is called before each action is applied (``text``: the
@@ -191,15 +222,20 @@ def replay(record: dict[str, Any], render_view: int | str | None = None,
     def at_position(env: Any, i: int) -> None:
         if digests is not None and state_digest(env.game_state) != digests[i]:
             where = "at the start" if i == 0 else f"at step {i}, after action {i - 1}"
-            raise RecordError(f"{where} the position differs from the recorded game (another seed, a changed "
-                              f"action or other rules): this is not the game the record was made from")  # fmt: skip
+            raise RecordError(
+                f"{where} the position differs from the recorded game (another seed, a changed "
+                f"action or other rules): this is not the game the record was made from"
+            )
 
     return _play(record, render_view, on_step, at_position)
 
 
-def _play(record: dict[str, Any], render_view: int | str | None = None,
-          on_step: Callable[[Any, int, int, str], None] | None = None,
-          on_position: Callable[[Any, int], None] | None = None) -> Any:  # fmt: skip
+def _play(
+    record: dict[str, Any],
+    render_view: int | str | None = None,
+    on_step: Callable[[Any, int, int, str], None] | None = None,
+    on_position: Callable[[Any, int], None] | None = None,
+) -> Any:
     """Apply the record's actions from its seed, checking legality and the scores; ``on_position(env, i)``
     sees the position before action ``i`` (and, with ``i = len(actions)``, the last one)."""
     env = make_env(record, render_view)
@@ -208,16 +244,19 @@ def _play(record: dict[str, Any], render_view: int | str | None = None,
         if on_position is not None:
             on_position(env, i)
         if state.is_terminal():
-            raise RecordError(f"action {i}: the game is already over, but the record has {len(record['actions']) - i} "
-                              "more actions")  # fmt: skip
+            raise RecordError(
+                f"action {i}: the game is already over, but the record has {len(record['actions']) - i} more actions"
+            )
         acting = int(env.agent_selection.rsplit("_", 1)[1])
         if seat != acting:
             raise RecordError(f"action {i}: the record says seat {seat} acts, but seat {acting} is to act")
         legal = env.legal_action_ids()
         if action not in legal:
             words = "; ".join(f"{a} ({env.action_to_str(a)})" for a in legal[:20])
-            raise RecordError(f"action {i}: {action} is not legal for seat {seat} here; legal: {words}"
-                              f"{' ...' if len(legal) > 20 else ''}")  # fmt: skip
+            raise RecordError(
+                f"action {i}: {action} is not legal for seat {seat} here; legal: {words}"
+                f"{' ...' if len(legal) > 20 else ''}"
+            )
         text = env.action_to_str(action)
         if on_step is not None:
             on_step(env, seat, action, text)

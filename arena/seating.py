@@ -60,8 +60,13 @@ class SeatingDesign:
         return [tuple(order[(seat + shift) % n] for seat in range(n)) for order in chosen for shift in range(n)]
 
     def describe(self) -> dict[str, object]:
-        return {"design": self.name, "seats": self.num_players, "games_per_deal": self.games_per_deal,
-                "balanced_after_deals": self.balanced_after, "orders": len(self.orders)}  # fmt: skip
+        return {
+            "design": self.name,
+            "seats": self.num_players,
+            "games_per_deal": self.games_per_deal,
+            "balanced_after_deals": self.balanced_after,
+            "orders": len(self.orders),
+        }
 
 
 def design(num_players: int, seed: int = 0) -> SeatingDesign:

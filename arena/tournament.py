@@ -117,9 +117,18 @@ class TournamentResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"env": self.env_name, "num_players": self.num_players, "seed": self.seed, "deals": self.deals,
-                "games": self.games, "truncated": self.truncated, "agent_steps": self.agent_steps,
-                "seconds": self.seconds, "seating": self.seating, "entries": self.rows()}  # fmt: skip
+        return {
+            "env": self.env_name,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": self.games,
+            "truncated": self.truncated,
+            "agent_steps": self.agent_steps,
+            "seconds": self.seconds,
+            "seating": self.seating,
+            "entries": self.rows(),
+        }
 
 
 def lineup(specs: list[Any], num_players: int) -> list[tuple[str, Any]]:
@@ -169,10 +178,16 @@ def run_tournament(
         raise ValueError("games must be at least 1")
     entries = lineup(specs, n)
     options = agent_options or {}
-    players = [agent_lib.make(spec, env_name=env_name, seed=seed * 1000 + i, **options.get(spec, {}))
-               if isinstance(spec, str) else spec for i, (_, spec) in enumerate(entries)]  # fmt: skip
-    stats = [EntryStats(label, spec if isinstance(spec, str) else label, seat_games=[0] * n, seat_wins=[0.0] * n)
-             for label, spec in entries]  # fmt: skip
+    players = [
+        agent_lib.make(spec, env_name=env_name, seed=seed * 1000 + i, **options.get(spec, {}))
+        if isinstance(spec, str)
+        else spec
+        for i, (_, spec) in enumerate(entries)
+    ]
+    stats = [
+        EntryStats(label, spec if isinstance(spec, str) else label, seat_games=[0] * n, seat_wins=[0.0] * n)
+        for label, spec in entries
+    ]
     ratings = Ratings([label for label, _ in entries])
     plan = design or seating.design(n, seed)
     deals = math.ceil(games / plan.games_per_deal)
@@ -192,8 +207,16 @@ def run_tournament(
 
                 from bidbluff.arena import records
 
-                saved = records.record_game(env_name, n, seed + deal, record.actions, record.scores, env_options,
-                                            [entries[i][0] for i in seated], record.truncated)  # fmt: skip
+                saved = records.record_game(
+                    env_name,
+                    n,
+                    seed + deal,
+                    record.actions,
+                    record.scores,
+                    env_options,
+                    [entries[i][0] for i in seated],
+                    record.truncated,
+                )
                 records.save(saved, Path(save_games) / f"game_{result.games:05d}.json")
             ratings.update([entries[i][0] for i in seated], record.scores)
             result.games += 1

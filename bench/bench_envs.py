@@ -196,15 +196,17 @@ def env_factory(env_name: str, api: str, players: int, options: dict[str, Any]) 
     return make_env
 
 
-def our_row(env_name: str, api: str, players: int, options: dict[str, Any] | None = None,
-            seed_once: bool = False) -> Row:  # fmt: skip
+def our_row(
+    env_name: str, api: str, players: int, options: dict[str, Any] | None = None, seed_once: bool = False
+) -> Row:
     options = options or {}
     make_env = env_factory(env_name, api, players, options)
     return Row(env_name, api, players, aec_measure(make_env, seed_once), options=options_label(options, seed_once))
 
 
-def tree_row(tree: str, path: Path, env_name: str, api: str, players: int, options: dict[str, Any],
-             seed_once: bool) -> Row:  # fmt: skip
+def tree_row(
+    tree: str, path: Path, env_name: str, api: str, players: int, options: dict[str, Any], seed_once: bool
+) -> Row:
     """Our env as the source tree at ``path`` has it: every timed run in a fresh worker process that
     imports ``envs`` from ``path`` (so two versions of the package never meet in one process)."""
     job = {"env": env_name, "api": api, "players": players, "options": options, "seed_once": seed_once}
@@ -213,8 +215,9 @@ def tree_row(tree: str, path: Path, env_name: str, api: str, players: int, optio
         request = json.dumps({**job, "seconds": seconds, "seed": seed, "reseed": RESEED["every_game"]})
         search = os.pathsep.join(filter(None, (str(path), os.environ.get("PYTHONPATH"))))
         command = [sys.executable, str(Path(__file__).resolve()), "--worker", request]
-        done = subprocess.run(command, env={**os.environ, "PYTHONPATH": search}, cwd=path, capture_output=True,
-                              text=True, check=False)  # fmt: skip
+        done = subprocess.run(
+            command, env={**os.environ, "PYTHONPATH": search}, cwd=path, capture_output=True, text=True, check=False
+        )
         if done.returncode:
             raise RuntimeError(f"worker for {env_name} in tree {tree} ({path}) failed:\n{done.stderr}")
         return Run(**json.loads(done.stdout.splitlines()[-1]))
@@ -247,8 +250,10 @@ def pettingzoo_rows(players: int) -> tuple[list[Row], list[str]]:
     try:
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
     except Exception as missing:  # ImportError, or pettingzoo's DependencyNotInstalled for rlcard
-        return [], [f"peers texas_holdem_v4, leduc_holdem_v4: not importable ({missing}); "
-                    'install the bench extra: pip install -e ".[bench]"']  # fmt: skip
+        return [], [
+            f"peers texas_holdem_v4, leduc_holdem_v4: not importable ({missing}); "
+            'install the bench extra: pip install -e ".[bench]"'
+        ]
     rows = []
     # texas takes a table size; leduc is for two only
     tables = [(texas_holdem_v4, "texas_holdem_v4", n, {"num_players": n}) for n in sorted({2, players})]
@@ -354,8 +359,17 @@ def table(rows: Sequence[Row]) -> list[str]:
         per_game = sum(r.steps for r in row.runs) / total_games
         api = f"`{row.api}()`" if row.api in APIS else row.api
         library = f"{row.library} @{row.tree}" if row.tree else row.library
-        cells = [library, row.env_name, api, str(row.players), row.options or "-", *steps, *games,
-                 f"{per_game:.1f}", str(total_games)]  # fmt: skip
+        cells = [
+            library,
+            row.env_name,
+            api,
+            str(row.players),
+            row.options or "-",
+            *steps,
+            *games,
+            f"{per_game:.1f}",
+            str(total_games),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -391,8 +405,9 @@ def tree_lines(trees: dict[str, Path]) -> list[str]:
     for label, path in trees.items():
         git = ["git", "-C", str(path)]
         head = subprocess.run([*git, "log", "-1", "--format=%h %s"], capture_output=True, text=True, check=False)
-        dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=False).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(
+            [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, check=False
+        ).stdout.strip()
         state = " (with uncommitted changes)" if dirty else ""
         lines.append(f"- tree @{label}: {path}, commit {head.stdout.strip()[:100] or 'unknown'}{state}")
     return lines
@@ -407,22 +422,34 @@ def target_lines(ours: Sequence[Row], peers: Sequence[Row]) -> list[str]:
         judged = [(row, texas[api, row.players]) for row in ours if row.api == "env" and (api, row.players) in texas]
         if not judged:
             continue
-        lines.append(f"- every env through `env()` >= {TEXAS_FACTOR:g}x texas_holdem_v4 `{api}()` at the same "
-                     f"number of players ({reading}):")  # fmt: skip
+        lines.append(
+            f"- every env through `env()` >= {TEXAS_FACTOR:g}x texas_holdem_v4 `{api}()` at the same "
+            f"number of players ({reading}):"
+        )
         for row, peer in judged:
             need = TEXAS_FACTOR * peer.median
             verdict = "met" if row.median >= need else "NOT met"
-            lines.append(f"  - {row.label}: {row.median:,.0f}/s = {row.median / peer.median:.2f}x "
-                         f"{peer.label} ({peer.median:,.0f}/s; needs {need:,.0f}), {verdict}")  # fmt: skip
+            lines.append(
+                f"  - {row.label}: {row.median:,.0f}/s = {row.median / peer.median:.2f}x "
+                f"{peer.label} ({peer.median:,.0f}/s; needs {need:,.0f}), {verdict}"
+            )
     spiel = [p for p in peers if p.library == "OpenSpiel"]
-    betting = [r for r in ours if r.env_name == "liars_dice_v0" and r.api == "raw_env" and r.players == 2
-               and r.options in (LIKE_OPENSPIEL, "dice=1")]  # fmt: skip
+    betting = [
+        r
+        for r in ours
+        if r.env_name == "liars_dice_v0"
+        and r.api == "raw_env"
+        and r.players == 2
+        and r.options in (LIKE_OPENSPIEL, "dice=1")
+    ]
     if spiel and betting:
         peer = spiel[0]
         need = peer.median / OPENSPIEL_FACTOR
-        lines.append(f"- the betting env 2 x 1 through `raw_env()` within {OPENSPIEL_FACTOR:g}x of {peer.label} "
-                     f"({peer.median:,.0f}/s), i.e. >= {need:,.0f}/s (the verdict: like for like, its rules and "
-                     "seeding; Lying Pirates' rules and a reseed per game for information):")  # fmt: skip
+        lines.append(
+            f"- the betting env 2 x 1 through `raw_env()` within {OPENSPIEL_FACTOR:g}x of {peer.label} "
+            f"({peer.median:,.0f}/s), i.e. >= {need:,.0f}/s (the verdict: like for like, its rules and "
+            "seeding; Lying Pirates' rules and a reseed per game for information):"
+        )
         for row in sorted(betting, key=lambda r: r.options != LIKE_OPENSPIEL):
             verdict = ("met" if row.median >= need else "NOT met") if row.options == LIKE_OPENSPIEL else "information"
             lines.append(f"  - {row.label}: {row.median:,.0f}/s = 1/{peer.median / row.median:.2f}, {verdict}")
@@ -473,11 +500,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-extra", action="store_true", help="skip the extra setups (liars_dice 2x1, 4x5)")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer environments")
     parser.add_argument("--seed-once", action="store_true", help="reset(seed=...) for a run's first game only")
-    parser.add_argument("--clock", choices=tuple(CLOCK_NOTE), default="wall",
-                        help="rates per wall-clock or per CPU second of this process (default: wall)")  # fmt: skip
+    parser.add_argument(
+        "--clock",
+        choices=tuple(CLOCK_NOTE),
+        default="wall",
+        help="rates per wall-clock or per CPU second of this process (default: wall)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown report to this file")
-    parser.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH",
-                        help="our envs from the source tree at PATH (repeatable: before/after)")  # fmt: skip
+    parser.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
+        help="our envs from the source tree at PATH (repeatable: before/after)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # one timed run for --tree, as JSON
     args = parser.parse_args(argv)
     if args.worker:
@@ -511,8 +547,11 @@ def build_rows(args: argparse.Namespace) -> tuple[list[Row], list[str]]:
                 skipped.append(f"{name}: {players} players is outside {low}-{high}")
                 continue
             if args.tree:
-                rows += [tree_row(label, path, name, api, players, options, seed_once)
-                         for label, path in args.tree.items() for api in apis]  # fmt: skip
+                rows += [
+                    tree_row(label, path, name, api, players, options, seed_once)
+                    for label, path in args.tree.items()
+                    for api in apis
+                ]
             else:
                 rows += [our_row(name, api, players, options, seed_once) for api in apis]
     if args.no_peers:

@@ -79,9 +79,17 @@ def run_trainer(argv: list[str], out: Path) -> dict[str, Any]:
         rows = list(csv.DictReader(f))
     last = rows[-1]
     steps, seconds = int(last["step"]), float(last["seconds"])
-    return {"steps": steps, "train_s": seconds, "steps_per_s": steps / seconds, "wall_s": round(wall, 1),
-            "startup_s": round(wall - seconds, 1), "cpu_s": round(cpu, 1), "steps_per_cpu_s": steps / max(cpu, 1e-9),
-            "peak_rss_mb": round(peak / 2**20), "load": os.getloadavg()[0]}  # fmt: skip
+    return {
+        "steps": steps,
+        "train_s": seconds,
+        "steps_per_s": steps / seconds,
+        "wall_s": round(wall, 1),
+        "startup_s": round(wall - seconds, 1),
+        "cpu_s": round(cpu, 1),
+        "steps_per_cpu_s": steps / max(cpu, 1e-9),
+        "peak_rss_mb": round(peak / 2**20),
+        "load": os.getloadavg()[0],
+    }
 
 
 def common(args: argparse.Namespace) -> list[str]:
@@ -97,8 +105,13 @@ def rllib_flags(runners: int, envs_per_runner: int) -> list[str]:
 def throughput(args: argparse.Namespace) -> list[dict[str, Any]]:
     out = Path(args.out)
     limit = ["--time-limit", str(args.seconds), "--total-steps", str(10**9), "--eval-games", "0"]
-    rows = [{"trainer": "batched", "runners": "-", **run_trainer([*common(args), *limit, "--num-games", "64"],
-                                                                  out / "batched")}]  # fmt: skip
+    rows = [
+        {
+            "trainer": "batched",
+            "runners": "-",
+            **run_trainer([*common(args), *limit, "--num-games", "64"], out / "batched"),
+        }
+    ]
     print(json.dumps(rows[-1]), flush=True)
     for n in args.runners:
         flags = [*common(args), *limit, *rllib_flags(n, args.envs_per_runner)]
@@ -112,18 +125,30 @@ def strength(args: argparse.Namespace) -> list[dict[str, Any]]:
 
     out = Path(args.out)
     limit = ["--time-limit", str(args.minutes * 60), "--total-steps", str(10**9), "--eval-games", "0"]
-    runs = {"batched": [*common(args), *limit, "--num-games", "64"],
-            "rllib": [*common(args), *limit, *rllib_flags(args.strength_runners, args.envs_per_runner)]}  # fmt: skip
+    runs = {
+        "batched": [*common(args), *limit, "--num-games", "64"],
+        "rllib": [*common(args), *limit, *rllib_flags(args.strength_runners, args.envs_per_runner)],
+    }
     rows = []
     for name, flags in runs.items():
         watched = run_trainer(flags, out / f"strength-{name}")
         final = str(out / f"strength-{name}" / "final.zip")
-        result = run_tournament(args.env, [final, "heuristic", "heuristic", "heuristic"], args.games, args.players,
-                                seed=1)  # fmt: skip
+        result = run_tournament(
+            args.env, [final, "heuristic", "heuristic", "heuristic"], args.games, args.players, seed=1
+        )
         row = result.rows()[0]
-        rows.append({"trainer": name, "minutes": args.minutes, "steps": watched["steps"], "games": row["games"],
-                     "win_share": row["win_share"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                     "load": watched["load"]})  # fmt: skip
+        rows.append(
+            {
+                "trainer": name,
+                "minutes": args.minutes,
+                "steps": watched["steps"],
+                "games": row["games"],
+                "win_share": row["win_share"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "load": watched["load"],
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -134,8 +159,12 @@ def main() -> None:
     parser.add_argument("--env", default="liars_dice_v0")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=90, help="training seconds per throughput run")
-    parser.add_argument("--runners", type=lambda s: [int(x) for x in s.split(",")], default=[0, 1, 2],
-                        help="RLlib env runner counts to measure (default 0,1,2)")  # fmt: skip
+    parser.add_argument(
+        "--runners",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[0, 1, 2],
+        help="RLlib env runner counts to measure (default 0,1,2)",
+    )
     parser.add_argument("--envs-per-runner", type=int, default=8)
     parser.add_argument("--rollout-steps", type=int, default=2048)
     parser.add_argument("--minutes", type=float, default=4, help="training minutes per strength run")

@@ -163,8 +163,9 @@ def maskable_ppo(env_name: str, n_envs: int, steps: int, seed: int) -> Measureme
         model.learn(total_timesteps=steps, progress_bar=False)
         wall = time.perf_counter() - start
         busy = sum(vec_env.get_attr("env_seconds")) / n_envs
-        return Measurement("maskable_ppo", env_name, players, n_envs, int(model.num_timesteps), wall,
-                           vec_env.wait_seconds, busy)  # fmt: skip
+        return Measurement(
+            "maskable_ppo", env_name, players, n_envs, int(model.num_timesteps), wall, vec_env.wait_seconds, busy
+        )
     finally:
         vec_env.close()
 
@@ -190,8 +191,16 @@ def batched_ppo(env_name: str, n_envs: int, steps: int, seed: int) -> Measuremen
             trainer.steps += trainer.rollout.count
         wall = time.perf_counter() - start
         env_seconds = trainer.timers["env"]
-        return Measurement("batched_ppo", env_name, trainer.num_players, config.num_games, trainer.steps, wall,
-                           env_seconds, env_seconds)  # fmt: skip
+        return Measurement(
+            "batched_ppo",
+            env_name,
+            trainer.num_players,
+            config.num_games,
+            trainer.steps,
+            wall,
+            env_seconds,
+            env_seconds,
+        )
 
 
 # Each trainer: (env_name, n_envs, steps, seed) -> Measurement.
@@ -227,12 +236,20 @@ def speedups(rows: Sequence[Measurement], target: float = 5.0) -> list[str]:
         sb3 = [m.steps_per_s for m in rows if m.env_name == name and m.trainer == "maskable_ppo"]
         if batched and sb3:
             ratio = batched[0] / max(sb3)
-            lines.append(f"| {name} | {batched[0]:,.0f} | {max(sb3):,.0f} | {ratio:.1f}x | "
-                         f"{'met' if ratio >= target else 'NOT met'} |")  # fmt: skip
+            lines.append(
+                f"| {name} | {batched[0]:,.0f} | {max(sb3):,.0f} | {ratio:.1f}x | "
+                f"{'met' if ratio >= target else 'NOT met'} |"
+            )
     if not lines:
         return []
-    return ["", f"batched_ppo against MaskablePPO's best n_envs (target: >= {target:g}x)", "",
-            "| env | batched steps/s | MaskablePPO steps/s | ratio | target |", "|---|--:|--:|--:|---|", *lines]
+    return [
+        "",
+        f"batched_ppo against MaskablePPO's best n_envs (target: >= {target:g}x)",
+        "",
+        "| env | batched steps/s | MaskablePPO steps/s | ratio | target |",
+        "|---|--:|--:|--:|---|",
+        *lines,
+    ]
 
 
 def report(rows: Sequence[Measurement], args: argparse.Namespace, load: str) -> str:
@@ -255,8 +272,13 @@ def report(rows: Sequence[Measurement], args: argparse.Namespace, load: str) -> 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--envs", nargs="+", default=list(envs.ENVS), help="envs to train on (default: all)")
-    parser.add_argument("--trainers", nargs="+", default=list(TRAINERS), choices=list(TRAINERS),
-                        help="trainers to measure (default: all)")  # fmt: skip
+    parser.add_argument(
+        "--trainers",
+        nargs="+",
+        default=list(TRAINERS),
+        choices=list(TRAINERS),
+        help="trainers to measure (default: all)",
+    )
     parser.add_argument("--n-envs", nargs="+", type=int, default=[1, 4], help="workers per run (default: 1 4)")
     parser.add_argument("--steps", type=int, default=2048, help="learner steps per row (default: 2048)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the trainer and the deals (default: 0)")

@@ -46,8 +46,13 @@ def main(argv: list[str]) -> None:
     for spec in argv[1:]:
         ends, calls = behaviour(spec, players)
         decisions = sum(calls.values())
-        print(spec, players, {k: round(v / sum(ends.values()), 3) for k, v in sorted(ends.items())},
-              {k: round(v / decisions, 3) for k, v in sorted(calls.items())}, flush=True)  # fmt: skip
+        print(
+            spec,
+            players,
+            {k: round(v / sum(ends.values()), 3) for k, v in sorted(ends.items())},
+            {k: round(v / decisions, 3) for k, v in sorted(calls.items())},
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,10 @@ def test_texas_is_set_beside_each_of_our_rows_at_its_own_table_size(bench):
         return r
 
     ours = [row("a_v0", "env", 4, 3000), row("a_v0", "env", 2, 1000)]
-    peers = [row("texas_holdem_v4", "env", 2, 500, "PettingZoo classic"),
-             row("texas_holdem_v4", "env", 4, 1100, "PettingZoo classic")]  # fmt: skip
+    peers = [
+        row("texas_holdem_v4", "env", 2, 500, "PettingZoo classic"),
+        row("texas_holdem_v4", "env", 4, 1100, "PettingZoo classic"),
+    ]
     lines = "\n".join(bench.target_lines(ours, peers))
     assert "a_v0 `env()` 4p: 3,000/s = 2.73x texas_holdem_v4 `env()` 4p (1,100/s; needs 3,300), NOT met" in lines
     assert "a_v0 `env()` 2p: 1,000/s = 2.00x texas_holdem_v4 `env()` 2p (500/s; needs 1,500), NOT met" in lines

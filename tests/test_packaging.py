@@ -13,8 +13,14 @@ import pytest
 import bidbluff
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = {"envs": "bidbluff.envs", "agents": "bidbluff.agents", "arena": "bidbluff.arena",
-           "training": "bidbluff.training", "checkpoints": "bidbluff.checkpoints", "bidbluff": "bidbluff"}  # fmt: skip
+FOLDERS = {
+    "envs": "bidbluff.envs",
+    "agents": "bidbluff.agents",
+    "arena": "bidbluff.arena",
+    "training": "bidbluff.training",
+    "checkpoints": "bidbluff.checkpoints",
+    "bidbluff": "bidbluff",
+}
 OLD = ("envs", "agents", "training", "arena")
 
 
@@ -45,9 +51,13 @@ def test_no_import_by_a_pre_namespace_name(path):
 
 
 def test_no_module_run_or_named_by_a_pre_namespace_path():
-    pattern = re.compile(rf"""(-m\s+|"-m",\s*"|import_module\(f?"|__import__\("|setattr\(")({'|'.join(OLD)})\.""")
-    bad = [f"{p.relative_to(ROOT)}:{n}" for p in [*tracked((".py", ".md", ".toml")), ROOT / "Makefile"]
-           for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]  # fmt: skip
+    pattern = re.compile(rf"""(-m\s+|"-m",\s*"|import_module\(f?"|__import__\("|setattr\(")({"|".join(OLD)})\.""")
+    bad = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in [*tracked((".py", ".md", ".toml")), ROOT / "Makefile"]
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
     assert not bad
 
 

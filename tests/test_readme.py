@@ -41,8 +41,13 @@ def test_the_readme_has_blocks_to_check() -> None:
     assert PYTHON and BASH
 
 
-@pytest.mark.parametrize("code", [pytest.param(code, id=f"python{i}", marks=[pytest.mark.slow] if any(
-    m in code for m in SLOW_MARKERS) else []) for i, code in enumerate(PYTHON)])  # fmt: skip
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param(code, id=f"python{i}", marks=[pytest.mark.slow] if any(m in code for m in SLOW_MARKERS) else [])
+        for i, code in enumerate(PYTHON)
+    ],
+)
 def test_python_blocks_run_as_written(code: str, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})

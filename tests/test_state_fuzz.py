@@ -38,8 +38,16 @@ if __name__ == "__main__":  # run as a script from the repository root
 from bidbluff import envs
 from bidbluff.envs.core.game import TERMINAL
 
-OUTCOMES = ("refused", "played", "accepted but invalid", "crash at reset", "crash later", "hang", "out of memory",
-            "stuck")  # fmt: skip
+OUTCOMES = (
+    "refused",
+    "played",
+    "accepted but invalid",
+    "crash at reset",
+    "crash later",
+    "hang",
+    "out of memory",
+    "stuck",
+)
 FINDINGS = OUTCOMES[2:]
 CASE_SECONDS = 10.0  # one mutant, restored and played out; a real game takes well under a second
 MEMORY_HEADROOM = 2 << 30  # bytes a case may add to the process's address space
@@ -240,8 +248,15 @@ def _play_out(env: Any, mutant: dict[str, Any], rng: np.random.Generator) -> str
     return "hang"
 
 
-def fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed: int,
-         examples: dict[str, list[str]] | None = None, games: int = 2) -> Counter:  # fmt: skip
+def fuzz(
+    name: str,
+    counts: list[int],
+    options: dict[str, Any],
+    cases: int,
+    seed: int,
+    examples: dict[str, list[str]] | None = None,
+    games: int = 2,
+) -> Counter:
     """``cases`` mutants over the player counts ``counts``, of positions from ``games`` random games at each;
     a tally of ``OUTCOMES`` (``examples`` collects what each finding was)."""
     rng = np.random.default_rng(seed)
@@ -267,8 +282,11 @@ def fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed
 # -- the tests -----------------------------------------------------------------------------------------
 def fuzz_cases(slow: bool) -> list[Any]:
     marks = [pytest.mark.slow] if slow else []
-    return [pytest.param(name, counts, options, marks=marks, id=label)
-            for name in validated_envs() for label, counts, options in tables(name, slow)]  # fmt: skip
+    return [
+        pytest.param(name, counts, options, marks=marks, id=label)
+        for name in validated_envs()
+        for label, counts, options in tables(name, slow)
+    ]
 
 
 def check_fuzz(name: str, counts: list[int], options: dict[str, Any], cases: int, seed: int) -> None:
@@ -324,12 +342,13 @@ def main() -> None:
             started = time.perf_counter()
             tally = fuzz(name, counts, options, args.cases, args.seed, examples, args.games)
             row = [tally[o] for o in OUTCOMES]
-            print(f"| {label} | " + " | ".join(map(str, row)) + f" |  <!-- {time.perf_counter() - started:.0f} s -->",
-                  flush=True)  # fmt: skip
+            print(
+                f"| {label} | " + " | ".join(map(str, row)) + f" |  <!-- {time.perf_counter() - started:.0f} s -->",
+                flush=True,
+            )
             for outcome, lines in examples.items():
                 for line in lines[: args.examples]:
                     print(f"    {outcome}: {line}")
-
 
 
 def _refusal(env_name: str, num_players: int, change: Any, **options: Any) -> str:
@@ -343,27 +362,63 @@ def _refusal(env_name: str, num_players: int, change: Any, **options: Any) -> st
     return str(refused.value)
 
 
-@pytest.mark.parametrize(("env_name", "num_players", "change", "message"), [
-    ("liars_dice_v0", 3, lambda d: d["round"]["cups"]["2"][1].__setitem__(1, 9),
-     r"^round\.cups\.2\[1\]\.face: 9 is not"),
-    ("liars_dice_v0", 3, lambda d: d["round"]["cups"]["2"].append([2, 5]),
-     r"^round\.cups\.2\[5\]\.face: 5 is not a face of a Mermaid die"),
-    ("liars_dice_v0", 3, lambda d: d.__setitem__("num_players", 10**9), "^num_players: 1000000000 is not a table of"),
-    ("liars_dice_v0", 3, lambda d: d["round"]["bids"][0].__setitem__(1, -(10**9)),
-     r"^round\.bids\[0\]\.quantity: -1000000000 is not a quantity"),
-    ("liars_dice_v0", 3, lambda d: d["round"].__setitem__("turn", True),
-     r"^round\.turn: True \(boolean\) is not an integer"),
-    ("spytails_v0", 4, lambda d: d.__setitem__("round", 9), "^round: 9 is not a round 0..8"),
-    ("spytails_v0", 4, lambda d: d["influence"].__setitem__(1, -1), r"^influence\[1\]: -1 is not an influence"),
-    ("spytails_v0", 4, lambda d: d.__setitem__("phase", "bogus"), "^phase: 'bogus' .* is not a phase"),
-    ("libertalia_v0", 4, lambda d: d["doubloons"].__setitem__(0, -1),
-     r"^doubloons\[0\]: -1 is not a number of doubloons"),
-    ("libertalia_v0", 4, lambda d: d["den_booty"][2].__setitem__(4, -3),
-     r"^den_booty\[2\]\.relic: -3 is not a count of relic"),
-    ("libertalia_v0", 4, lambda d: d["hands"][1].append(d["hands"][1][-1]),
-     r"^hands\[1\]: seat 1's cards: rank \d+ appears 2"),
-    ("libertalia_v0", 4, lambda d: d.pop("bag"), "^bag: missing"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("env_name", "num_players", "change", "message"),
+    [
+        (
+            "liars_dice_v0",
+            3,
+            lambda d: d["round"]["cups"]["2"][1].__setitem__(1, 9),
+            r"^round\.cups\.2\[1\]\.face: 9 is not",
+        ),
+        (
+            "liars_dice_v0",
+            3,
+            lambda d: d["round"]["cups"]["2"].append([2, 5]),
+            r"^round\.cups\.2\[5\]\.face: 5 is not a face of a Mermaid die",
+        ),
+        (
+            "liars_dice_v0",
+            3,
+            lambda d: d.__setitem__("num_players", 10**9),
+            "^num_players: 1000000000 is not a table of",
+        ),
+        (
+            "liars_dice_v0",
+            3,
+            lambda d: d["round"]["bids"][0].__setitem__(1, -(10**9)),
+            r"^round\.bids\[0\]\.quantity: -1000000000 is not a quantity",
+        ),
+        (
+            "liars_dice_v0",
+            3,
+            lambda d: d["round"].__setitem__("turn", True),
+            r"^round\.turn: True \(boolean\) is not an integer",
+        ),
+        ("spytails_v0", 4, lambda d: d.__setitem__("round", 9), "^round: 9 is not a round 0..8"),
+        ("spytails_v0", 4, lambda d: d["influence"].__setitem__(1, -1), r"^influence\[1\]: -1 is not an influence"),
+        ("spytails_v0", 4, lambda d: d.__setitem__("phase", "bogus"), "^phase: 'bogus' .* is not a phase"),
+        (
+            "libertalia_v0",
+            4,
+            lambda d: d["doubloons"].__setitem__(0, -1),
+            r"^doubloons\[0\]: -1 is not a number of doubloons",
+        ),
+        (
+            "libertalia_v0",
+            4,
+            lambda d: d["den_booty"][2].__setitem__(4, -3),
+            r"^den_booty\[2\]\.relic: -3 is not a count of relic",
+        ),
+        (
+            "libertalia_v0",
+            4,
+            lambda d: d["hands"][1].append(d["hands"][1][-1]),
+            r"^hands\[1\]: seat 1's cards: rank \d+ appears 2",
+        ),
+        ("libertalia_v0", 4, lambda d: d.pop("bag"), "^bag: missing"),
+    ],
+)
 def test_bad_fields_are_named_by_their_path(env_name, num_players, change, message):
     assert re.search(message, _refusal(env_name, num_players, change))
 

@@ -89,26 +89,40 @@ class BatchedConfig:
     """Every option of a batched self-play run; ``help`` metadata is the command-line help."""
 
     env: str = field(metadata={"help": "registered env to train on"})
-    players: int | list[int] | None = field(default=None,
-                                            metadata={"help": "seats, or a list of table sizes each game draws from "
-                                                              "(2,4; 2,2,4 draws 2 twice as often) (default: the "
-                                                              "game's default)"})  # fmt: skip
+    players: int | list[int] | None = field(
+        default=None,
+        metadata={
+            "help": "seats, or a list of table sizes each game draws from "
+            "(2,4; 2,2,4 draws 2 twice as often) (default: the "
+            "game's default)"
+        },
+    )
     env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
-    opponents: list[str] = field(default_factory=lambda: ["heuristic"],
-                                 metadata={"help": "fixed pool opponents (agent specs, comma-separated); also "
-                                                   "the opponents of every evaluation"})  # fmt: skip
+    opponents: list[str] = field(
+        default_factory=lambda: ["heuristic"],
+        metadata={
+            "help": "fixed pool opponents (agent specs, comma-separated); also the opponents of every evaluation"
+        },
+    )
     reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
     total_steps: int = field(default=2_000_000, metadata={"help": "learner decisions to train on, in all"})
-    time_limit: float | None = field(default=None, metadata={"help": "stop after this many seconds of this session "
-                                                                     "(default: no limit)"})
+    time_limit: float | None = field(
+        default=None, metadata={"help": "stop after this many seconds of this session (default: no limit)"}
+    )
     num_games: int = field(default=64, metadata={"help": "games played side by side"})
     rollout_steps: int = field(default=8192, metadata={"help": "learner decisions per rollout (one update)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
     anneal_lr: bool = field(default=False, metadata={"help": "lower the learning rate linearly to 0 at total_steps"})
-    target_kl: float | None = field(default=None, metadata={"help": "stop an update after the epoch whose mean "
-                                                                    "approximate KL passes this (default: no stop)"})
-    n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout (two: the update then "
-                                                      "costs about what playing the rollout does)"})  # fmt: skip
+    target_kl: float | None = field(
+        default=None,
+        metadata={"help": "stop an update after the epoch whose mean approximate KL passes this (default: no stop)"},
+    )
+    n_epochs: int = field(
+        default=2,
+        metadata={
+            "help": "optimisation epochs per rollout (two: the update then costs about what playing the rollout does)"
+        },
+    )
     minibatch_size: int = field(default=256, metadata={"help": "minibatch size"})
     gamma: float = field(default=0.995, metadata={"help": "discount per decision of a seat"})
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
@@ -117,17 +131,28 @@ class BatchedConfig:
     vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
     trunk: int = field(default=256, metadata={"help": "width of the hidden layer shared by policy and value"})
-    net_arch: list[int] = field(default_factory=lambda: [128],
-                                metadata={"help": "hidden layers of the policy and of the value head after the "
-                                                  "trunk"})  # fmt: skip
-    init: str = field(default="", metadata={"help": "a checkpoint of this env whose network (same layout and sizes) "
-                                                    "this run starts from, a fine-tune ('': fresh)"})  # fmt: skip
-    imitate: str = field(default="", metadata={"help": "a teacher agent spec (e.g. heuristic) whose choice at every "
-                                                       "learner decision is imitated early on ('': none)"})
-    imitate_steps: int = field(default=0, metadata={"help": "decisions over which the imitation weight falls "
-                                                            "linearly to 0"})
-    imitate_coef: float = field(default=1.0, metadata={"help": "initial weight of the imitation (cross-entropy) "
-                                                               "loss"})
+    net_arch: list[int] = field(
+        default_factory=lambda: [128],
+        metadata={"help": "hidden layers of the policy and of the value head after the trunk"},
+    )
+    init: str = field(
+        default="",
+        metadata={
+            "help": "a checkpoint of this env whose network (same layout and sizes) "
+            "this run starts from, a fine-tune ('': fresh)"
+        },
+    )
+    imitate: str = field(
+        default="",
+        metadata={
+            "help": "a teacher agent spec (e.g. heuristic) whose choice at every "
+            "learner decision is imitated early on ('': none)"
+        },
+    )
+    imitate_steps: int = field(
+        default=0, metadata={"help": "decisions over which the imitation weight falls linearly to 0"}
+    )
+    imitate_coef: float = field(default=1.0, metadata={"help": "initial weight of the imitation (cross-entropy) loss"})
     pool_fraction: float = field(default=0.25, metadata={"help": "share of seats given to pool opponents"})
     pool_max: int = field(default=10, metadata={"help": "newest snapshots kept in the pool"})
     pfsp_power: float = field(default=2.0, metadata={"help": "PFSP weight exponent: (1 - learner win rate)^p"})
@@ -143,8 +168,9 @@ RESUMABLE = ("total_steps", "time_limit", "checkpoint_every", "eval_games", "tor
 
 
 # -- the maths ----------------------------------------------------------------------
-def segment_gae(values: np.ndarray, reward: float, terminal: bool, bootstrap: float, gamma: float,
-                lam: float) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def segment_gae(
+    values: np.ndarray, reward: float, terminal: bool, bootstrap: float, gamma: float, lam: float
+) -> tuple[np.ndarray, np.ndarray]:
     """GAE over one seat's decisions in one game: no reward until ``reward`` after the last decision.
 
     ``terminal``: the game ended after the last decision (nothing follows it); otherwise the sequence
@@ -162,9 +188,17 @@ def segment_gae(values: np.ndarray, reward: float, terminal: bool, bootstrap: fl
     return advantages, advantages + np.asarray(values, dtype=np.float32)
 
 
-def ppo_loss(new_log_prob: torch.Tensor, old_log_prob: torch.Tensor, advantages: torch.Tensor,
-             new_values: torch.Tensor, returns: torch.Tensor, entropy: torch.Tensor, clip_range: float,
-             vf_coef: float, ent_coef: float) -> tuple[torch.Tensor, dict[str, float]]:  # fmt: skip
+def ppo_loss(
+    new_log_prob: torch.Tensor,
+    old_log_prob: torch.Tensor,
+    advantages: torch.Tensor,
+    new_values: torch.Tensor,
+    returns: torch.Tensor,
+    entropy: torch.Tensor,
+    clip_range: float,
+    vf_coef: float,
+    ent_coef: float,
+) -> tuple[torch.Tensor, dict[str, float]]:
     """PPO's clipped surrogate + ``vf_coef`` x value MSE / 2 - ``ent_coef`` x entropy, and its parts."""
     log_ratio = new_log_prob - old_log_prob
     ratio = log_ratio.exp()
@@ -199,12 +233,16 @@ def start_from(net: ActorCritic, path: Path, config: BatchedConfig) -> None:
     layout or size is an error naming the difference."""
     donor, meta, _ = load_network(path, config.env)
     if (meta.get("env_options") or {}) != dict(config.env_options):
-        raise ValueError(f"--init {path}: trained with env options {meta.get('env_options') or {}}, "
-                         f"this run has {config.env_options}")  # fmt: skip
+        raise ValueError(
+            f"--init {path}: trained with env options {meta.get('env_options') or {}}, "
+            f"this run has {config.env_options}"
+        )
     if donor.sizes != net.sizes:
         differ = [f"{k} {v} (this run: {net.sizes[k]})" for k, v in donor.sizes.items() if v != net.sizes[k]]
-        raise ValueError(f"--init {path}: its network differs from this run's (--trunk {config.trunk}, --net-arch "
-                         f"{config.net_arch}) in {', '.join(differ)}")  # fmt: skip
+        raise ValueError(
+            f"--init {path}: its network differs from this run's (--trunk {config.trunk}, --net-arch "
+            f"{config.net_arch}) in {', '.join(differ)}"
+        )
     net.load_state_dict(donor.state_dict())
 
 
@@ -265,17 +303,26 @@ class BatchedTrainer:
         self.num_players = max(self.sizes)  # the evaluations' table size
         self.out = Path(config.out or f"runs/{config.env}-batched")
         torch.set_num_threads(config.torch_threads)
-        self.league = League.of_specs(config.opponents, config.env, config.seed, pool_max=config.pool_max,
-                                      pfsp_power=config.pfsp_power)  # fmt: skip
+        self.league = League.of_specs(
+            config.opponents, config.env, config.seed, pool_max=config.pool_max, pfsp_power=config.pfsp_power
+        )
         self.evaluation: list[dict[str, Any]] = []
         self.teacher = None
         if config.imitate:
             self.teacher = agent_lib.make(config.imitate, env_name=config.env, seed=config.seed + 7)
             if getattr(self.teacher, "needs_env", False):
                 raise ValueError(f"--imitate {config.imitate}: the teacher must play from observations alone")
-        self.tables = [Table({n: envs.make(config.env, raw=True, num_players=n, reward_mode=config.reward_mode,
-                                           **config.env_options) for n in set(self.sizes)})
-                       for _ in range(config.num_games)]  # fmt: skip
+        self.tables = [
+            Table(
+                {
+                    n: envs.make(
+                        config.env, raw=True, num_players=n, reward_mode=config.reward_mode, **config.env_options
+                    )
+                    for n in set(self.sizes)
+                }
+            )
+            for _ in range(config.num_games)
+        ]
         torch.manual_seed(config.seed)  # the network's first weights
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch)
         optimizer_state = None
@@ -321,8 +368,9 @@ class BatchedTrainer:
     def _start(self, table: Table) -> None:
         n = self.sizes[int(self.rng.integers(len(self.sizes)))] if len(self.sizes) > 1 else self.sizes[0]
         table.env = table.envs[n]
-        seats = [self.league.draw(self.rng) if self.rng.random() < self.config.pool_fraction else LEARNER
-                 for _ in range(n)]  # fmt: skip
+        seats = [
+            self.league.draw(self.rng) if self.rng.random() < self.config.pool_fraction else LEARNER for _ in range(n)
+        ]
         if LEARNER not in seats:
             seats[int(self.rng.integers(n))] = LEARNER
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
@@ -343,8 +391,9 @@ class BatchedTrainer:
                 self.league.record(who, 1.0 if best > scores[seat] else 0.5 if best == scores[seat] else 0.0)
         self.episodes += 1
         self.truncated += truncated
-        self.recent.append({"length": table.steps, "learner_won": float(best == max(scores)),
-                            "learner_seats": len(learners)})  # fmt: skip
+        self.recent.append(
+            {"length": table.steps, "learner_won": float(best == max(scores)), "learner_seats": len(learners)}
+        )
         self._start(table)
 
     def _advance(self, table: Table) -> str:
@@ -467,8 +516,17 @@ class BatchedTrainer:
                 new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx])
                 adv = advantages[idx]
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
-                loss, stats = ppo_loss(new.log_prob, old_log_probs[idx], adv, new.value, returns[idx], new.entropy,
-                                       c.clip_range, c.vf_coef, c.ent_coef)  # fmt: skip
+                loss, stats = ppo_loss(
+                    new.log_prob,
+                    old_log_probs[idx],
+                    adv,
+                    new.value,
+                    returns[idx],
+                    new.entropy,
+                    c.clip_range,
+                    c.vf_coef,
+                    c.ent_coef,
+                )
                 if imitation > 0:
                     cross_entropy = -new.log_probs.gather(1, teacher[idx, None]).mean()
                     loss = loss + imitation * cross_entropy
@@ -514,8 +572,7 @@ class BatchedTrainer:
         """Evaluate (greedy, against each ``--opponents``), save the checkpoint, add it to the pool."""
         c = self.config
         if c.eval_games > 0 and c.opponents:
-            for row in evaluate(self.net, self.steps, c, c.eval_games, c.seed + 10_000 + self.steps,
-                                self.num_players):  # fmt: skip
+            for row in evaluate(self.net, self.steps, c, c.eval_games, c.seed + 10_000 + self.steps, self.num_players):
                 self.evaluation.append(row)
                 self.evals.write(row)
                 if self.writer is not None:
@@ -523,8 +580,15 @@ class BatchedTrainer:
         path = self.out / "checkpoints" / f"step_{self.steps}.zip"
         self.league.add_snapshot(path, self.steps, frozen(self.net))
         meta = checkpoint_meta(c, self.steps, self.evaluation, self.num_players)  # type: ignore[arg-type]
-        meta.update({"algorithm": "PPO (bidbluff batched self-play)", "trainer": "batched", "policy": "ActorCritic",
-                     "table_sizes": self.sizes, "league": self.league.to_dict()})  # fmt: skip
+        meta.update(
+            {
+                "algorithm": "PPO (bidbluff batched self-play)",
+                "trainer": "batched",
+                "policy": "ActorCritic",
+                "table_sizes": self.sizes,
+                "league": self.league.to_dict(),
+            }
+        )
         return save_checkpoint(path, self.net, meta, self.optimizer.state_dict())
 
     def run(self) -> Path:
@@ -541,10 +605,14 @@ class BatchedTrainer:
         for table in self.tables:
             self._start(table)
         last_saved = None
-        with StopSignals() as self.stop, RunProgress(c.total_steps, self.steps, c.time_limit, self.progress_bar,
-                                                     c.env) as bar:  # fmt: skip
-            while self.steps < c.total_steps and not self.stop and not (
-                c.time_limit and time.perf_counter() - started >= c.time_limit
+        with (
+            StopSignals() as self.stop,
+            RunProgress(c.total_steps, self.steps, c.time_limit, self.progress_bar, c.env) as bar,
+        ):
+            while (
+                self.steps < c.total_steps
+                and not self.stop
+                and not (c.time_limit and time.perf_counter() - started >= c.time_limit)
             ):
                 self.collect()
                 if self.stop:
@@ -573,15 +641,19 @@ class BatchedTrainer:
         spent = sum(self.timers.values()) or 1.0
         games = self.recent
         row = {
-            "step": self.steps, "seconds": round(self.progress.seconds + seconds, 1),
+            "step": self.steps,
+            "seconds": round(self.progress.seconds + seconds, 1),
             "steps_per_s": (self.steps - start_steps) / max(seconds, 1e-9),
-            "episodes": self.episodes, "truncated": self.truncated,
+            "episodes": self.episodes,
+            "truncated": self.truncated,
             "ep_length_mean": float(np.mean([g["length"] for g in games])) if games else "",
             "learner_win_rate": float(np.mean([g["learner_won"] for g in games])) if games else "",
-            "env_share": self.timers["env"] / spent, "inference_share": self.timers["inference"] / spent,
-            "update_share": self.timers["update"] / spent, "teacher_share": self.timers["teacher"] / spent,
+            "env_share": self.timers["env"] / spent,
+            "inference_share": self.timers["inference"] / spent,
+            "update_share": self.timers["update"] / spent,
+            "teacher_share": self.timers["teacher"] / spent,
             **stats,
-        }  # fmt: skip
+        }
         self.progress.write(row)
         if self.writer is not None:
             for key, value in row.items():

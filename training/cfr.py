@@ -40,14 +40,25 @@ def solve(tree: GameTree, iterations: int) -> dict[str, np.ndarray]:
     return policy
 
 
-def save(path: str, tree: GameTree, policy: dict[str, np.ndarray], result: Exploitability,
-         meta: dict[str, Any]) -> None:  # fmt: skip
+def save(
+    path: str, tree: GameTree, policy: dict[str, np.ndarray], result: Exploitability, meta: dict[str, Any]
+) -> None:
     """Write ``policy`` as a tabular agent's file, with ``meta`` and what OpenSpiel measured of it."""
     setting = tree.setting
-    rows = {key: {setting.env_action(a): float(p) for a, p in zip(info.actions, policy[key], strict=True)}
-            for key, info in tree.infostates.items()}  # fmt: skip
-    save_table(path, rows, {**meta, "exploitability": result.exploitability, "nash_conv": result.nash_conv,
-                            "first_seat_value": result.on_policy[0]})  # fmt: skip
+    rows = {
+        key: {setting.env_action(a): float(p) for a, p in zip(info.actions, policy[key], strict=True)}
+        for key, info in tree.infostates.items()
+    }
+    save_table(
+        path,
+        rows,
+        {
+            **meta,
+            "exploitability": result.exploitability,
+            "nash_conv": result.nash_conv,
+            "first_seat_value": result.on_policy[0],
+        },
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,15 +74,20 @@ def main(argv: list[str] | None = None) -> int:
     policy = solve(tree, args.iterations)
     result = nash_conv(tree, policy)
     seconds = time.perf_counter() - start
-    print(f"{args.preset}, {args.players} players x {args.dice} die: CFR+ {args.iterations} iterations in "
-          f"{seconds:.0f}s: first seat's value {result.on_policy[0]:+.5f}, exploitability {result.exploitability:.6f}, "
-          f"NashConv {result.nash_conv:.6f}")  # fmt: skip
+    print(
+        f"{args.preset}, {args.players} players x {args.dice} die: CFR+ {args.iterations} iterations in "
+        f"{seconds:.0f}s: first seat's value {result.on_policy[0]:+.5f}, exploitability {result.exploitability:.6f}, "
+        f"NashConv {result.nash_conv:.6f}"
+    )
     if args.preset == "classic" and args.players == 2 and args.dice == 1:
         print(f"published (OpenSpiel liars_dice, 1 die each): {PUBLISHED_CLASSIC_VALUE:+.5f}")
     if args.out:
-        meta = {"num_players": args.players, "env_options": {"dice": args.dice, "preset": args.preset, "specials": []},
-                "algorithm": "CFR+ (OpenSpiel CFRPlusSolver on the bridge's game tree)",
-                "iterations": args.iterations}  # fmt: skip
+        meta = {
+            "num_players": args.players,
+            "env_options": {"dice": args.dice, "preset": args.preset, "specials": []},
+            "algorithm": "CFR+ (OpenSpiel CFRPlusSolver on the bridge's game tree)",
+            "iterations": args.iterations,
+        }
         save(args.out, tree, policy, result, meta)
         print(f"saved {args.out}")
     return 0

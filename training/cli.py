@@ -20,15 +20,20 @@ from bidbluff import agents, envs
 from bidbluff.arena.match import play_match
 
 # -- env options: one syntax for every command ---------------------------------------
-OPTIONS_HELP = ("an env option KEY=VALUE, repeatable: --option map=extended --option draft=true (VALUE is read as "
-                "JSON where it parses: 2, true, [\"mermaid\"], else as a string)")  # fmt: skip
+OPTIONS_HELP = (
+    "an env option KEY=VALUE, repeatable: --option map=extended --option draft=true (VALUE is read as "
+    'JSON where it parses: 2, true, ["mermaid"], else as a string)'
+)
 
 
 def add_env_options(parser: argparse.ArgumentParser) -> None:
     """``--option KEY=VALUE`` (repeatable) and its deprecated alias ``--env-options JSON``."""
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=OPTIONS_HELP)
-    parser.add_argument("--env-options", metavar="JSON", help="deprecated: the same options as one JSON object "
-                        "(write --option KEY=VALUE instead)")  # fmt: skip
+    parser.add_argument(
+        "--env-options",
+        metavar="JSON",
+        help="deprecated: the same options as one JSON object (write --option KEY=VALUE instead)",
+    )
 
 
 def env_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -116,9 +121,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     per_deal = seating.design(n, args.seed).games_per_deal
     with Progress(console=console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task(f"{args.env}", total=-(-args.games // per_deal) * per_deal)
-        result = run_tournament(args.env, specs, args.games, n, seed=args.seed, env_options=options,
-                                on_game=lambda g: progress.update(task, completed=g),
-                                save_games=args.save_games)  # fmt: skip
+        result = run_tournament(
+            args.env,
+            specs,
+            args.games,
+            n,
+            seed=args.seed,
+            env_options=options,
+            on_game=lambda g: progress.update(task, completed=g),
+            save_games=args.save_games,
+        )
     rows = result.rows()
     if args.json:
         _write(args.json, json.dumps(result.to_dict(), indent=2) + "\n")
@@ -147,17 +159,34 @@ def _truncated(result: Any) -> str:
 def tournament_table(result: Any, rows: list[dict[str, Any]]) -> Table:
     n = result.num_players
     table = Table(title=f"{result.env_name}: {n} players, seed {result.seed}")
-    columns = ["entry", "games", "win share", "95% CI", "mean score", "mean reward",
-               *[f"seat {s}" for s in range(n)], "rating mu", "sigma", "ordinal"]  # fmt: skip
+    columns = [
+        "entry",
+        "games",
+        "win share",
+        "95% CI",
+        "mean score",
+        "mean reward",
+        *[f"seat {s}" for s in range(n)],
+        "rating mu",
+        "sigma",
+        "ordinal",
+    ]
     for column in columns:
         table.add_column(column, justify="left" if column == "entry" else "right")
     for row in sorted(rows, key=lambda r: -r["win_share"]):
         seats = [f"{w:.3f}" if w is not None else "-" for w in row["seat_win_share"]]
         table.add_row(
-            row["entry"], str(row["games"]), f"{row['win_share']:.3f}", f"{row['ci_low']:.3f}-{row['ci_high']:.3f}",
-            f"{row['mean_score']:.2f}", f"{row['mean_reward']:+.3f}", *seats,
-            f"{row['rating_mu']:.2f}", f"{row['rating_sigma']:.2f}", f"{row['rating_ordinal']:.2f}",
-        )  # fmt: skip
+            row["entry"],
+            str(row["games"]),
+            f"{row['win_share']:.3f}",
+            f"{row['ci_low']:.3f}-{row['ci_high']:.3f}",
+            f"{row['mean_score']:.2f}",
+            f"{row['mean_reward']:+.3f}",
+            *seats,
+            f"{row['rating_mu']:.2f}",
+            f"{row['rating_sigma']:.2f}",
+            f"{row['rating_ordinal']:.2f}",
+        )
     return table
 
 
@@ -195,8 +224,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     except TypeError as bad:  # an option the env does not take
         raise ValueError(f"{args.env} does not take these options {sorted(options)}: {bad}") from None
     opponents = expand_specs(",".join(args.opponents)) if args.opponents else None
-    record = play(args.env, seat=args.seat, opponents=opponents, num_players=args.players, seed=args.seed,
-                  env_options=options, save=args.save)  # fmt: skip
+    record = play(
+        args.env,
+        seat=args.seat,
+        opponents=opponents,
+        num_players=args.players,
+        seed=args.seed,
+        env_options=options,
+        save=args.save,
+    )
     return 0 if record is not None else 130
 
 
@@ -215,12 +251,15 @@ def cmd_exploitability(args: argparse.Namespace) -> int:
     specials_flag = [name.strip() for name in args.specials.split(",") if name.strip()]
     options = {"dice": args.dice, "preset": args.preset, "specials": specials_flag, **env_options(args)}
     if set(options) - {"dice", "preset", "specials"}:
-        raise ValueError(f"--option {', '.join(sorted(set(options) - {'dice', 'preset', 'specials'}))}: the "
-                         f"exploitability table takes dice, preset and specials")  # fmt: skip
+        raise ValueError(
+            f"--option {', '.join(sorted(set(options) - {'dice', 'preset', 'specials'}))}: the "
+            f"exploitability table takes dice, preset and specials"
+        )
     specials = options["specials"]
     specials = tuple(specials.split(",") if isinstance(specials, str) else specials)
-    record = report(args.agent, args.players, int(options["dice"]), str(options["preset"]), specials, args.samples,
-                    args.seed)  # fmt: skip
+    record = report(
+        args.agent, args.players, int(options["dice"]), str(options["preset"]), specials, args.samples, args.seed
+    )
     if args.json:
         _write(args.json, json.dumps(record, indent=2) + "\n")
     print_report(record)
@@ -257,8 +296,11 @@ def _add_config_options(parser: argparse.ArgumentParser, *config_classes: type, 
                 continue
             default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
             kind = hints[f.name]
-            shown = json.dumps(default) if kind == dict[str, Any] else (
-                ",".join(map(str, default)) if kind in (list[str], list[int]) else default)  # fmt: skip
+            shown = (
+                json.dumps(default)
+                if kind == dict[str, Any]
+                else (",".join(map(str, default)) if kind in (list[str], list[int]) else default)
+            )
             seen.setdefault(f.name, []).append((config_class.__name__, shown))
             helps.setdefault(f.name, (kind, f.metadata["help"]))
     for name, defaults in seen.items():
@@ -316,14 +358,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     foreign = set(vars(args)) - names - {"env", "command", "run", "resume", "no_progress", "trainer"}
     if foreign:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(foreign))
-        raise SystemExit(f"{flags}: not an option of the {trainer if args.command == 'selfplay' else 'train'} "
-                         f"trainer")  # fmt: skip
+        raise SystemExit(f"{flags}: not an option of the {trainer if args.command == 'selfplay' else 'train'} trainer")
     given = {k: v for k, v in vars(args).items() if k in names}
     if options:
         given["env_options"] = options
     if isinstance(given.get("players"), list) and config_class not in (BatchedConfig, RllibConfig):
-        raise SystemExit("--players: a list of table sizes needs the batched trainer or the rllib one (selfplay "
-                         "--trainer batched|rllib)")
+        raise SystemExit(
+            "--players: a list of table sizes needs the batched trainer or the rllib one (selfplay "
+            "--trainer batched|rllib)"
+        )
     check_time_limit(given.get("time_limit"))
     out = Path(given.get("out") or f"runs/{args.env}{suffix}")
     given["out"] = str(out)
@@ -336,16 +379,24 @@ def cmd_train(args: argparse.Namespace) -> int:
             saved["time_limit"] = None  # how runs before --time-limit's check wrote "no limit"
         if set(saved) - names:
             extra = sorted(set(saved) - names)
-            fits = [how for how, cls in (("bidbluff train", TrainConfig), ("selfplay --trainer sb3", SelfPlayConfig),
-                                         ("selfplay --trainer batched", BatchedConfig),
-                                         ("selfplay --trainer rllib", RllibConfig))
-                    if set(saved) <= {f.name for f in dataclasses.fields(cls)}]  # fmt: skip
+            fits = [
+                how
+                for how, cls in (
+                    ("bidbluff train", TrainConfig),
+                    ("selfplay --trainer sb3", SelfPlayConfig),
+                    ("selfplay --trainer batched", BatchedConfig),
+                    ("selfplay --trainer rllib", RllibConfig),
+                )
+                if set(saved) <= {f.name for f in dataclasses.fields(cls)}
+            ]
             hint = f"; it is a run of `{fits[0]}`: resume it with that command" if fits else ""
             raise SystemExit(f"--resume: {saved_path} is not a run of this trainer (it has options {extra}){hint}")
         changed = [k for k, v in given.items() if k not in resumable and saved.get(k) != v]
         if changed:
-            raise SystemExit(f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "
-                             f"(only {', '.join(resumable)})")  # fmt: skip
+            raise SystemExit(
+                f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "
+                f"(only {', '.join(resumable)})"
+            )
         config = config_class(**{**saved, **given})
     else:
         if (out / "checkpoints").exists() and any((out / "checkpoints").iterdir()):
@@ -359,12 +410,17 @@ def cmd_train(args: argparse.Namespace) -> int:
         final = run(config, resume=args.resume, progress_bar=not args.no_progress)
     except RunInterruptedError as stopped:
         console.print(summary(out, stopped.steps, config.total_steps, config.time_limit, stopped.signal_name))
-        print(f"{stopped.signal_name}: stopped at step {stopped.steps}; checkpoint and {stopped.final} saved "
-              f"(--resume continues)", flush=True)  # fmt: skip
+        print(
+            f"{stopped.signal_name}: stopped at step {stopped.steps}; checkpoint and {stopped.final} saved "
+            f"(--resume continues)",
+            flush=True,
+        )
         return 130
     console.print(summary(out, final_steps(final, out), config.total_steps, config.time_limit))
-    print(f"final checkpoint: {final}  (play it: bidbluff play {args.env} --opponents {final}; "
-          f"curves: bidbluff plot {out})")  # fmt: skip
+    print(
+        f"final checkpoint: {final}  (play it: bidbluff play {args.env} --opponents {final}; "
+        f"curves: bidbluff plot {out})"
+    )
     return 0
 
 
@@ -396,8 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--env", choices=envs.ENVS, help="only this env (default: every finished game)")
     match.add_argument("--games", type=int, default=20, help="games per env (seats rotate)")
     match.add_argument("--players", type=int, help="seats (default: the game's default)")
-    match.add_argument("--agents", default="random", help=f"comma-separated agent specs, 'random*3' repeats: "
-                       f"{', '.join(agents.KINDS)}")  # fmt: skip
+    match.add_argument(
+        "--agents", default="random", help=f"comma-separated agent specs, 'random*3' repeats: {', '.join(agents.KINDS)}"
+    )
     match.add_argument("--seed", type=int, default=0)
     add_env_options(match)
     match.set_defaults(run=cmd_match)
@@ -410,9 +467,12 @@ def build_parser() -> argparse.ArgumentParser:
         "neighbour.  Fewer agents than seats: the list is repeated to fill the table.",
     )
     tour.add_argument("env", choices=envs.ENVS)
-    tour.add_argument("--agents", default="heuristic,random",
-                      help="comma-separated agent specs (random, heuristic, ismcts, ismcts:50, ismcts:100ms, "
-                           "a checkpoint path); 'random*3' repeats (default: heuristic,random)")  # fmt: skip
+    tour.add_argument(
+        "--agents",
+        default="heuristic,random",
+        help="comma-separated agent specs (random, heuristic, ismcts, ismcts:50, ismcts:100ms, "
+        "a checkpoint path); 'random*3' repeats (default: heuristic,random)",
+    )
     tour.add_argument("--games", type=int, default=200, help="games in all, rounded up to whole deals (default 200)")
     tour.add_argument("--players", type=int, help="seats (default: the game's default)")
     tour.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
@@ -423,18 +483,25 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--save-games", metavar="DIR", help="save each game's record (JSON) in DIR")
     tour.set_defaults(run=cmd_tournament)
 
-    play = sub.add_parser("play", help="play a game in the terminal against agents",
-                          description="The table is shown from your seat only.  Type a move by name or value "
-                          "(5x3, bid 5 3, liar, gunner, 15: a number is a value, never a place in the list) or "
-                          "its place in the list with # (#2); '?' lists the moves, '? NAME' prints a card's, "
-                          "tile's or character's rules; 'quit' or Ctrl-C leaves.")  # fmt: skip
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against agents",
+        description="The table is shown from your seat only.  Type a move by name or value "
+        "(5x3, bid 5 3, liar, gunner, 15: a number is a value, never a place in the list) or "
+        "its place in the list with # (#2); '?' lists the moves, '? NAME' prints a card's, "
+        "tile's or character's rules; 'quit' or Ctrl-C leaves.",
+    )
     play.add_argument("env", choices=envs.ENVS)
     play.add_argument("--players", type=int, help="seats (default: the game's default)")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--opponents", nargs="+", metavar="SPECS",
-                      help="comma-separated agent specs for the other seats, 'heuristic*2' repeats, the list is "
-                           "repeated to fill (default: the env's shipped self-play checkpoint, 'shipped'; "
-                           "heuristic or random where none is shipped)")  # fmt: skip
+    play.add_argument(
+        "--opponents",
+        nargs="+",
+        metavar="SPECS",
+        help="comma-separated agent specs for the other seats, 'heuristic*2' repeats, the list is "
+        "repeated to fill (default: the env's shipped self-play checkpoint, 'shipped'; "
+        "heuristic or random where none is shipped)",
+    )
     play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, shown)")
     play.add_argument("--save", metavar="FILE", help="save the game's record (JSON) to FILE")
     add_env_options(play)
@@ -448,44 +515,61 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
     replay.set_defaults(run=cmd_replay)
 
-    exploit = sub.add_parser("exploitability", help="exact exploitability and NashConv of an agent on a small table "
-                             "(OpenSpiel; needs the openspiel extra)",
-                             description="The agent's policy is read at every information state (from the "
-                             "observation and mask of that state) and OpenSpiel's best response plays against it "
-                             "from each seat.  2 players x 1 die takes seconds to a few minutes; 3 players or 2 "
-                             "dice do not fit.")  # fmt: skip
+    exploit = sub.add_parser(
+        "exploitability",
+        help="exact exploitability and NashConv of an agent on a small table (OpenSpiel; needs the openspiel extra)",
+        description="The agent's policy is read at every information state (from the "
+        "observation and mask of that state) and OpenSpiel's best response plays against it "
+        "from each seat.  2 players x 1 die takes seconds to a few minutes; 3 players or 2 "
+        "dice do not fit.",
+    )
     exploit.add_argument("env", choices=("liars_dice_v0",))
     exploit.add_argument("--agent", required=True, help="agent spec (random, heuristic, cfr, shipped, a checkpoint)")
     exploit.add_argument("--players", type=int, default=2, help="seats (default 2)")
     exploit.add_argument("--dice", type=int, default=1, help="crew dice per seat (default 1)")
     exploit.add_argument("--preset", choices=("lying_pirates", "classic"), default="lying_pirates")
     exploit.add_argument("--specials", default="", help="special dice, comma-separated (e.g. 'mermaid,ghost')")
-    exploit.add_argument("--samples", type=int, default=200,
-                         help="acts per information state for agents that do not say their probabilities")
+    exploit.add_argument(
+        "--samples",
+        type=int,
+        default=200,
+        help="acts per information state for agents that do not say their probabilities",
+    )
     exploit.add_argument("--seed", type=int, default=0, help="the agent's seed")
     exploit.add_argument("--json", metavar="PATH", help="also write the figures as JSON ('-': stdout)")
     add_env_options(exploit)
     exploit.set_defaults(run=cmd_exploitability)
 
-    serve = sub.add_parser("serve", help="the browser table: play any game against agents, replay game records",
-                           description="A local web page: pick the game, options, table size, your seat and the "
-                           "opponents, play from your seat, replay finished games step by step.")  # fmt: skip
+    serve = sub.add_parser(
+        "serve",
+        help="the browser table: play any game against agents, replay game records",
+        description="A local web page: pick the game, options, table size, your seat and the "
+        "opponents, play from your seat, replay finished games step by step.",
+    )
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    serve.add_argument("--records", default="records", metavar="DIR",
-                       help="where finished games are saved as JSON records (default ./records)")  # fmt: skip
+    serve.add_argument(
+        "--records",
+        default="records",
+        metavar="DIR",
+        help="where finished games are saved as JSON records (default ./records)",
+    )
     serve.set_defaults(run=cmd_serve)
 
     from bidbluff.training.train import TrainConfig
 
-    train = sub.add_parser("train", help="train a MaskablePPO policy against fixed opponents",
-                           description="Every hyperparameter is an option; all are logged to <out>/config.json "
-                           "and each checkpoint's sidecar.")  # fmt: skip
+    train = sub.add_parser(
+        "train",
+        help="train a MaskablePPO policy against fixed opponents",
+        description="Every hyperparameter is an option; all are logged to <out>/config.json "
+        "and each checkpoint's sidecar.",
+    )
     train.add_argument("env", choices=envs.ENVS)
     _add_config_options(train, TrainConfig, skip=("env", "env_options"))
     add_env_options(train)
-    train.add_argument("--resume", action="store_true",
-                       help="continue the run in --out from its newest intact checkpoint")  # fmt: skip
+    train.add_argument(
+        "--resume", action="store_true", help="continue the run in --out from its newest intact checkpoint"
+    )
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(run=cmd_train)
 
@@ -493,29 +577,39 @@ def build_parser() -> argparse.ArgumentParser:
     from bidbluff.training.rllib import RllibConfig
     from bidbluff.training.selfplay import SelfPlayConfig
 
-    league = sub.add_parser("selfplay", help="self-play league: PPO against its past snapshots and fixed baselines",
-                            description="--trainer batched (default): a torch PPO playing every seat of "
-                            "--num-games games at once (one batched forward pass per step); --pool-fraction of the "
-                            "seats go to snapshots and baselines (PFSP).  --trainer sb3: MaskablePPO in one seat; "
-                            "opponents: the latest policy with --latest-prob, else past snapshots and the "
-                            "--opponents baselines weighted by difficulty (PFSP).  A snapshot every --checkpoint-every "
-                            "steps, each evaluated; --resume continues the league.  --trainer rllib: Ray RLlib's PPO, "
-                            "the batched trainer's league on --num-env-runners processes of a Ray cluster (--address; "
-                            "needs the rllib extra).  Options differ by trainer.")  # fmt: skip
+    league = sub.add_parser(
+        "selfplay",
+        help="self-play league: PPO against its past snapshots and fixed baselines",
+        description="--trainer batched (default): a torch PPO playing every seat of "
+        "--num-games games at once (one batched forward pass per step); --pool-fraction of the "
+        "seats go to snapshots and baselines (PFSP).  --trainer sb3: MaskablePPO in one seat; "
+        "opponents: the latest policy with --latest-prob, else past snapshots and the "
+        "--opponents baselines weighted by difficulty (PFSP).  A snapshot every --checkpoint-every "
+        "steps, each evaluated; --resume continues the league.  --trainer rllib: Ray RLlib's PPO, "
+        "the batched trainer's league on --num-env-runners processes of a Ray cluster (--address; "
+        "needs the rllib extra).  Options differ by trainer.",
+    )
     league.add_argument("env", choices=envs.ENVS)
-    league.add_argument("--trainer", choices=("batched", "sb3", "rllib"), default="batched",
-                        help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO; rllib: Ray "
-                             "RLlib's PPO, on a cluster (default batched)")  # fmt: skip
+    league.add_argument(
+        "--trainer",
+        choices=("batched", "sb3", "rllib"),
+        default="batched",
+        help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO; rllib: Ray "
+        "RLlib's PPO, on a cluster (default batched)",
+    )
     _add_config_options(league, BatchedConfig, SelfPlayConfig, RllibConfig, skip=("env", "env_options"))
     add_env_options(league)
     league.add_argument("--resume", action="store_true", help="continue the league in --out")
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
     league.set_defaults(run=cmd_train)
 
-    plot = sub.add_parser("plot", help="a training run's learning curves as PNGs (needs the plot extra)",
-                          description="Reads RUN_DIR/progress.csv and eval.csv and writes reward.png, "
-                          "win_share.png (each evaluation opponent with its 95%% CI band), losses.png and "
-                          "entropy.png.")  # fmt: skip
+    plot = sub.add_parser(
+        "plot",
+        help="a training run's learning curves as PNGs (needs the plot extra)",
+        description="Reads RUN_DIR/progress.csv and eval.csv and writes reward.png, "
+        "win_share.png (each evaluation opponent with its 95%% CI band), losses.png and "
+        "entropy.png.",
+    )
     plot.add_argument("run_dir", metavar="RUN_DIR", help="a train or selfplay run's --out directory")
     plot.add_argument("--out", metavar="DIR", help="where the PNGs go (default RUN_DIR/plots)")
     plot.set_defaults(run=cmd_plot)

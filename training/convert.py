@@ -25,16 +25,27 @@ from bidbluff.agents.policy import checkpoint_paths, load_network, save_checkpoi
 def convert(source: str | Path, dest: str | Path) -> Path:
     """Write checkpoint ``source`` (either format) at ``dest`` in the ``ActorCritic`` format; returns the zip."""
     net, meta, optimizer = load_network(source)
-    old = {} if "network" in meta else {  # (a new-format source is copied as it is)
-        "converted_from": {"path": str(checkpoint_paths(source)[0]), "zip_sha256": meta["zip_sha256"],
-                           "format": "stable-baselines3 MaskablePPO"}}  # fmt: skip
+    old = (
+        {}
+        if "network" in meta
+        else {  # (a new-format source is copied as it is)
+            "converted_from": {
+                "path": str(checkpoint_paths(source)[0]),
+                "zip_sha256": meta["zip_sha256"],
+                "format": "stable-baselines3 MaskablePPO",
+            }
+        }
+    )
     keep = optimizer if optimizer is not None and optimizer.get("state") else None
     return save_checkpoint(dest, net, {**meta, **old}, keep)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bidbluff.training.convert", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m bidbluff.training.convert",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("source", help="the checkpoint to convert (x.zip, x.json or x)")
     parser.add_argument("dest", help="where to write the converted checkpoint (x.zip; may be the source)")
     args = parser.parse_args(argv)

@@ -115,13 +115,22 @@ def draw_games(cfg: DistillConfig, round_: int) -> list[tuple[int, int, int]]:
 def make_teachers(cfg: DistillConfig, round_: int, frozen: PolicyAgent, worker: int = 0) -> dict[int, Any]:
     """Each table size's teacher for a round; a worker process gets its own seeds for stochastic teachers."""
     seed = cfg.seed * 1000 + round_ * 10 + 7919 * worker
-    return {n: frozen if cfg.teachers.get(n, SELF) == SELF
-            else agent_lib.make(cfg.teachers[n], env_name=cfg.env, seed=seed + n)
-            for n in sorted(set(cfg.players))}  # fmt: skip
+    return {
+        n: frozen
+        if cfg.teachers.get(n, SELF) == SELF
+        else agent_lib.make(cfg.teachers[n], env_name=cfg.env, seed=seed + n)
+        for n in sorted(set(cfg.players))
+    }
 
 
-def play_games(cfg: DistillConfig, round_: int, games: list[tuple[int, int, int]], student: PolicyAgent,
-               teachers: dict[int, Any], stop: StopSignals | None = None) -> Decisions:  # fmt: skip
+def play_games(
+    cfg: DistillConfig,
+    round_: int,
+    games: list[tuple[int, int, int]],
+    student: PolicyAgent,
+    teachers: dict[int, Any],
+    stop: StopSignals | None = None,
+) -> Decisions:
     """Play ``games`` (fewer once ``stop`` has a signal); the learner seat's decisions.  Round 0 seats the teacher
     in the learner's seat, later rounds the student."""
     seed = cfg.seed + round_ * 10**6
@@ -161,13 +170,20 @@ def _worker_signals() -> None:
     torch.set_num_threads(1)
 
 
-def _play_share(cfg: DistillConfig, round_: int, games: list[tuple[int, int, int]], student: PolicyAgent,
-                frozen: PolicyAgent, worker: int) -> Decisions:  # fmt: skip
+def _play_share(
+    cfg: DistillConfig,
+    round_: int,
+    games: list[tuple[int, int, int]],
+    student: PolicyAgent,
+    frozen: PolicyAgent,
+    worker: int,
+) -> Decisions:
     return play_games(cfg, round_, games, student, make_teachers(cfg, round_, frozen, worker))
 
 
-def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, frozen: PolicyAgent,
-               stop: StopSignals | None = None) -> Decisions:  # fmt: skip
+def play_round(
+    cfg: DistillConfig, round_: int, student: PolicyAgent, frozen: PolicyAgent, stop: StopSignals | None = None
+) -> Decisions:
     """``cfg.games`` games, each at a drawn table size with the learner in a drawn seat; its decisions in game
     order.  With ``cfg.workers`` > 1 the games are shared out in order between processes (the same data as one
     process for deterministic teachers; a search teacher draws from each worker's own seeds).  A signal in
@@ -178,8 +194,10 @@ def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, frozen: Po
     size = -(-len(games) // cfg.workers)
     shares = [games[i : i + size] for i in range(0, len(games), size)]
     with multiprocessing.get_context("fork").Pool(len(shares), initializer=_worker_signals) as pool:
-        pending = [pool.apply_async(_play_share, (cfg, round_, share, student, frozen, worker))
-                   for worker, share in enumerate(shares)]  # fmt: skip
+        pending = [
+            pool.apply_async(_play_share, (cfg, round_, share, student, frozen, worker))
+            for worker, share in enumerate(shares)
+        ]
         while not all(result.ready() for result in pending):
             if stop:
                 pool.terminate()
@@ -190,15 +208,28 @@ def play_round(cfg: DistillConfig, round_: int, student: PolicyAgent, frozen: Po
 
 
 def save_data(path: Path, data: Decisions) -> None:
-    write_atomic(path, lambda tmp: np.savez_compressed(
-        tmp, obs=np.stack(data.obs), masks=np.stack(data.masks), targets=np.stack(data.targets),
-        returns=np.array(data.returns, dtype=np.float32), players=np.array(data.players)))  # fmt: skip
+    write_atomic(
+        path,
+        lambda tmp: np.savez_compressed(
+            tmp,
+            obs=np.stack(data.obs),
+            masks=np.stack(data.masks),
+            targets=np.stack(data.targets),
+            returns=np.array(data.returns, dtype=np.float32),
+            players=np.array(data.players),
+        ),
+    )
 
 
 def load_data(path: Path) -> Decisions:
     with np.load(path) as saved:
-        return Decisions(list(saved["obs"]), list(saved["masks"]), list(saved["targets"]),
-                         saved["returns"].tolist(), saved["players"].tolist())  # fmt: skip
+        return Decisions(
+            list(saved["obs"]),
+            list(saved["masks"]),
+            list(saved["targets"]),
+            saved["returns"].tolist(),
+            saved["players"].tolist(),
+        )
 
 
 def stack(rounds: list[Decisions], sharpen: float = 1.0) -> dict[str, torch.Tensor]:
@@ -228,8 +259,14 @@ def agreement(net: torch.nn.Module, data: dict[str, torch.Tensor]) -> dict[int, 
     return out
 
 
-def fit(cfg: DistillConfig, net: torch.nn.Module, optimizer: torch.optim.Optimizer, data: dict[str, torch.Tensor],
-        generator: torch.Generator, stop: StopSignals | None = None) -> dict[str, float]:  # fmt: skip
+def fit(
+    cfg: DistillConfig,
+    net: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    data: dict[str, torch.Tensor],
+    generator: torch.Generator,
+    stop: StopSignals | None = None,
+) -> dict[str, float]:
     """``cfg.epochs`` passes of minibatch Adam over ``data`` (cut short once ``stop`` has a signal); the last
     pass's mean losses."""
     size = len(data["returns"])
@@ -239,8 +276,9 @@ def fit(cfg: DistillConfig, net: torch.nn.Module, optimizer: torch.optim.Optimiz
         for batch in torch.randperm(size, generator=generator).split(cfg.batch_size):
             if stop:
                 break
-            out = net.get_action_and_value(data["obs"][batch].float(), data["masks"][batch],
-                                           action=torch.zeros(len(batch), dtype=torch.long))  # fmt: skip
+            out = net.get_action_and_value(
+                data["obs"][batch].float(), data["masks"][batch], action=torch.zeros(len(batch), dtype=torch.long)
+            )
             targets = data["targets"][batch]
             # soft cross-entropy over the legal actions; illegal ones have target 0 (and log-prob ~ -1e8)
             policy_loss = -(targets * out.log_probs.clamp(min=-1e4)).sum(1).mean()
@@ -296,19 +334,29 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
             break  # the round is dropped whole: a resumed run plays it again from the same seeds
         save_data(out / f"data_{round_}.npz", fresh)
         save_checkpoint(out / f"round_{round_}.zip", net, meta, optimizer.state_dict())
-        row = {"round": round_, "played_by": "teacher" if round_ == 0 else "student", "decisions": len(fresh.obs),
-               "data": len(data["returns"]), "agreement_before_fit": before,
-               "agreement_after_fit": agreement(net, data), **losses,
-               "seconds": round(time.monotonic() - start, 1)}  # fmt: skip
+        row = {
+            "round": round_,
+            "played_by": "teacher" if round_ == 0 else "student",
+            "decisions": len(fresh.obs),
+            "data": len(data["returns"]),
+            "agreement_before_fit": before,
+            "agreement_after_fit": agreement(net, data),
+            **losses,
+            "seconds": round(time.monotonic() - start, 1),
+        }
         log.append(row)
         print(json.dumps(row), flush=True)
         with log_path.open("a") as f:
             f.write(json.dumps(row) + "\n")
     if stop:
         raise RunInterruptedError(stop.received or "SIGINT", len(log), out)
-    meta = {**meta, "algorithm": f"{meta.get('algorithm', 'PPO')} + DAgger policy distillation",
-            "created": datetime.now(UTC).isoformat(timespec="seconds"), "distilled_from": cfg.init,
-            "distillation": {"config": asdict(cfg), "rounds": log}}  # fmt: skip
+    meta = {
+        **meta,
+        "algorithm": f"{meta.get('algorithm', 'PPO')} + DAgger policy distillation",
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "distilled_from": cfg.init,
+        "distillation": {"config": asdict(cfg), "rounds": log},
+    }
     for key in ("evaluation", "tournaments", "exported_from", "optimizer_state"):
         meta.pop(key, None)
     return save_checkpoint(out / "final.zip", net, meta, optimizer.state_dict())
@@ -319,12 +367,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("env", choices=list(envs.ENVS))
     parser.add_argument("--init", required=True, help="the checkpoint to start from (also the default teacher)")
     parser.add_argument("--out", required=True, help="run directory (final.zip and rounds.jsonl go there)")
-    parser.add_argument("--teacher", action="append", default=[], metavar="SIZES=SPEC",
-                        help=f"teacher at a table size, e.g. 2=bayes or 3-6=heuristic (default: {SELF})")  # fmt: skip
+    parser.add_argument(
+        "--teacher",
+        action="append",
+        default=[],
+        metavar="SIZES=SPEC",
+        help=f"teacher at a table size, e.g. 2=bayes or 3-6=heuristic (default: {SELF})",
+    )
     parser.add_argument("--players", default="2,2,3,4", help="table sizes drawn per game; repeats weigh one more")
     defaults = DistillConfig("", "", "")
-    for name in ("opponents", "rounds", "games", "epochs", "batch_size", "learning_rate", "value_coef", "sharpen",
-                 "max_grad_norm", "seed", "workers"):  # fmt: skip
+    for name in (
+        "opponents",
+        "rounds",
+        "games",
+        "epochs",
+        "batch_size",
+        "learning_rate",
+        "value_coef",
+        "sharpen",
+        "max_grad_norm",
+        "seed",
+        "workers",
+    ):
         value = getattr(defaults, name)
         parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     args = parser.parse_args(argv)
@@ -346,8 +410,11 @@ def main(argv: list[str] | None = None) -> None:
         try:
             print(distill(DistillConfig(env=args.env, teachers=teachers, players=players, **options), stop))
         except RunInterruptedError as stopped:
-            print(f"{stopped.signal_name}: stopped; {stopped.steps} whole rounds saved in {args.out} (the same "
-                  f"command carries on)", flush=True)  # fmt: skip
+            print(
+                f"{stopped.signal_name}: stopped; {stopped.steps} whole rounds saved in {args.out} (the same "
+                f"command carries on)",
+                flush=True,
+            )
             raise SystemExit(130) from None
 
 

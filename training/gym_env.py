@@ -48,14 +48,22 @@ class SingleAgentView(gym.Env):
 
     metadata = {"render_modes": []}  # noqa: RUF012 - gymnasium's class attribute
 
-    def __init__(self, env_name: str, opponents: Any, num_players: int | None = None,
-                 env_options: dict[str, Any] | None = None, reward_mode: str = "win",
-                 learner_seat: int | str = "rotate", seed: int | None = None,
-                 max_episode_steps: int = MAX_EPISODE_STEPS) -> None:  # fmt: skip
+    def __init__(
+        self,
+        env_name: str,
+        opponents: Any,
+        num_players: int | None = None,
+        env_options: dict[str, Any] | None = None,
+        reward_mode: str = "win",
+        learner_seat: int | str = "rotate",
+        seed: int | None = None,
+        max_episode_steps: int = MAX_EPISODE_STEPS,
+    ) -> None:
         super().__init__()
         self.env_name = env_name
-        self.aec = envs.make(env_name, raw=True, num_players=num_players, reward_mode=reward_mode,
-                             **(env_options or {}))  # fmt: skip
+        self.aec = envs.make(
+            env_name, raw=True, num_players=num_players, reward_mode=reward_mode, **(env_options or {})
+        )
         self.num_players = self.aec.num_players
         if learner_seat != "rotate" and learner_seat not in range(self.num_players):
             raise ValueError(f"learner_seat must be 'rotate' or 0..{self.num_players - 1}, not {learner_seat!r}")

@@ -96,7 +96,7 @@ class Collector:
         codec = self.game.codec
         self.kind_of = np.zeros(codec.n, dtype=np.int64)
         for k, kind in enumerate(codec.kinds):
-            self.kind_of[codec.offset[kind.name]:codec.offset[kind.name] + kind.size] = k
+            self.kind_of[codec.offset[kind.name] : codec.offset[kind.name] + kind.size] = k
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         with torch.no_grad():
@@ -214,14 +214,14 @@ def load_shards(out: Path) -> dict[str, np.ndarray]:
 
 def halves(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     perm = np.random.default_rng([seed, n]).permutation(n)
-    return perm[: n // 2], perm[n // 2:]
+    return perm[: n // 2], perm[n // 2 :]
 
 
 # -- 2. fit ----------------------------------------------------------------------------------------------------
 def in_chunks(forward: Any, *rows: torch.Tensor, size: int = 4096) -> torch.Tensor:
     """``forward`` over row blocks of ``size``, concatenated: a whole data set at once would not fit in memory."""
     with torch.no_grad():
-        return torch.cat([forward(*(r[i:i + size] for r in rows)) for i in range(0, len(rows[0]), size)])
+        return torch.cat([forward(*(r[i : i + size] for r in rows)) for i in range(0, len(rows[0]), size)])
 
 
 def q_values(net: Any, obs: torch.Tensor, cand: torch.Tensor) -> torch.Tensor:
@@ -236,8 +236,11 @@ def gain(net: Any, obs: torch.Tensor, cand: torch.Tensor, q: torch.Tensor) -> di
         values = torch.where(cand >= 0, values, torch.full_like(values, -torch.inf))
         pick = values.argmax(1)
         diff = q.gather(1, pick[:, None]).squeeze(1) - q[:, 0]
-    return {"gain": diff.mean().item(), "gain_se": (diff.std() / len(diff) ** 0.5).item(),
-            "changed": (pick != 0).float().mean().item()}  # fmt: skip
+    return {
+        "gain": diff.mean().item(),
+        "gain_se": (diff.std() / len(diff) ** 0.5).item(),
+        "changed": (pick != 0).float().mean().item(),
+    }
 
 
 def fit_q(config: ImproveConfig, data: dict[str, np.ndarray], fold: int | None, log: Any) -> tuple[Any, dict]:
@@ -264,7 +267,7 @@ def fit_q(config: ImproveConfig, data: dict[str, np.ndarray], fold: int | None, 
         order = train[rng.permutation(len(train))]
         total = 0.0
         for i in range(0, len(order), 1024):
-            b = torch.from_numpy(order[i:i + 1024])
+            b = torch.from_numpy(order[i : i + 1024])
             valid = cand[b] >= 0
             loss = (((q_values(net, obs[b], cand[b]) - q[b]) ** 2) * valid).sum() / valid.sum()
             optimizer.zero_grad()
@@ -301,7 +304,7 @@ def as_policy(config: ImproveConfig, qnet: Any, data: dict[str, np.ndarray], log
         order = rng.permutation(len(obs))
         total = 0.0
         for i in range(0, len(order), 1024):
-            b = torch.from_numpy(order[i:i + 1024])
+            b = torch.from_numpy(order[i : i + 1024])
             loss = ((qnet.value(obs[b]) - target[b]) ** 2).mean()
             optimizer.zero_grad()
             loss.backward()
@@ -347,8 +350,13 @@ def run(config: ImproveConfig) -> Path:
     net, value_row = as_policy(config, fitted(config, data, None, log)[0], data, log)
     meta = {k: v for k, v in read_sidecar(config.init, config.env).items() if k != "network"}
     meta["algorithm"] = f"{meta.get('algorithm', '?')}, then rollout policy improvement (training.improve)"
-    meta["improvement"] = {"config": asdict(config), "decisions": len(data["obs"]), "cross_fitted": judged,
-                           "value": value_row, "improved_from": str(config.init)}  # fmt: skip
+    meta["improvement"] = {
+        "config": asdict(config),
+        "decisions": len(data["obs"]),
+        "cross_fitted": judged,
+        "value": value_row,
+        "improved_from": str(config.init),
+    }
     meta["created"] = datetime.now(UTC).isoformat(timespec="seconds")
     return save_checkpoint(out / "final.zip", net, meta)
 

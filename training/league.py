@@ -47,8 +47,9 @@ def snapshot_name(generation: int, steps: int) -> str:
 class League:
     """Baselines, snapshots and the learner's record against each (see the module docstring)."""
 
-    def __init__(self, baselines: Mapping[str, Any], pool_max: int = 0, pfsp_power: float = 0.0,
-                 latest_prob: float = 0.0) -> None:  # fmt: skip
+    def __init__(
+        self, baselines: Mapping[str, Any], pool_max: int = 0, pfsp_power: float = 0.0, latest_prob: float = 0.0
+    ) -> None:
         if not 0.0 <= latest_prob <= 1.0:
             raise ValueError(f"latest_prob must be in [0, 1], not {latest_prob}")
         self.baselines = dict(baselines)
@@ -65,8 +66,9 @@ class League:
     @classmethod
     def of_specs(cls, specs: Iterable[str], env_name: str, seed: int = 0, **options: Any) -> League:
         """A league whose baselines are the agents of ``specs`` (seeded ``seed``, ``seed + 1``, ...)."""
-        baselines = {baseline_name(spec): agent_lib.make(spec, env_name=env_name, seed=seed + i)
-                     for i, spec in enumerate(specs)}  # fmt: skip
+        baselines = {
+            baseline_name(spec): agent_lib.make(spec, env_name=env_name, seed=seed + i) for i, spec in enumerate(specs)
+        }
         return cls(baselines, **options)
 
     # -- drawing -------------------------------------------------------------------------
@@ -143,10 +145,14 @@ class League:
 
     # -- saving ---------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"snapshots": [dict(s) for s in self.snapshots],
-                "results": {k: list(v) for k, v in self.results.items()},
-                "pool": [{"name": n, "win_rate": round(self.win_rate(n), 4), "weight": round(self.weight(n), 6)}
-                         for n in self.names()]}  # fmt: skip
+        return {
+            "snapshots": [dict(s) for s in self.snapshots],
+            "results": {k: list(v) for k, v in self.results.items()},
+            "pool": [
+                {"name": n, "win_rate": round(self.win_rate(n), 4), "weight": round(self.weight(n), 6)}
+                for n in self.names()
+            ],
+        }
 
     def restore(self, data: Mapping[str, Any], load: Callable[[Path, int], Any], up_to_step: int | None = None) -> None:
         """The league as ``to_dict`` saved it; ``load(path, steps)`` gives a snapshot's player.  Snapshots past

@@ -20,14 +20,29 @@ from typing import Any
 
 # (file, title, y label, [(column, label, sign)]): a curve is drawn when its column holds numbers.
 CURVES: tuple[tuple[str, str, str, list[tuple[str, str, float]]], ...] = (
-    ("reward.png", "Episode reward in training", "mean over recent episodes",
-     [("ep_reward_mean", "episode reward", 1.0), ("ep_win_rate", "win rate", 1.0),
-      ("learner_win_rate", "win rate", 1.0)]),
-    ("losses.png", "Losses", "loss", [("policy_loss", "policy", 1.0), ("value_loss", "value", 1.0),
-                                      ("imitation_loss", "imitation", 1.0)]),
-    ("entropy.png", "Policy entropy", "entropy (nats)",
-     [("entropy", "entropy", 1.0), ("entropy_loss", "entropy", -1.0)]),
-)  # fmt: skip
+    (
+        "reward.png",
+        "Episode reward in training",
+        "mean over recent episodes",
+        [
+            ("ep_reward_mean", "episode reward", 1.0),
+            ("ep_win_rate", "win rate", 1.0),
+            ("learner_win_rate", "win rate", 1.0),
+        ],
+    ),
+    (
+        "losses.png",
+        "Losses",
+        "loss",
+        [("policy_loss", "policy", 1.0), ("value_loss", "value", 1.0), ("imitation_loss", "imitation", 1.0)],
+    ),
+    (
+        "entropy.png",
+        "Policy entropy",
+        "entropy (nats)",
+        [("entropy", "entropy", 1.0), ("entropy_loss", "entropy", -1.0)],
+    ),
+)
 
 
 def _rows(path: Path) -> list[dict[str, str]]:

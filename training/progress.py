@@ -25,8 +25,11 @@ from rich.text import Text
 
 def _clock(seconds: float) -> str:
     seconds = max(int(seconds), 0)
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 else \
-        f"{seconds // 60}:{seconds % 60:02d}"  # fmt: skip
+    return (
+        f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        if seconds >= 3600
+        else f"{seconds // 60}:{seconds % 60:02d}"
+    )
 
 
 def fraction(steps: int, start: int, total: int, elapsed: float, time_limit: float | None) -> float:
@@ -54,9 +57,15 @@ class _RunBar(BarColumn):
     def render(self, task: Task) -> ProgressBar:
         r = self.run
         done = fraction(r.steps, r.start, r.total, time.perf_counter() - r.started, r.time_limit)
-        return ProgressBar(total=1.0, completed=done, width=self.bar_width,
-                           style=self.style, complete_style=self.complete_style, finished_style=self.finished_style,
-                           pulse_style=self.pulse_style)  # fmt: skip
+        return ProgressBar(
+            total=1.0,
+            completed=done,
+            width=self.bar_width,
+            style=self.style,
+            complete_style=self.complete_style,
+            finished_style=self.finished_style,
+            pulse_style=self.pulse_style,
+        )
 
 
 class _RunText(ProgressColumn):
@@ -72,20 +81,35 @@ class _RunText(ProgressColumn):
         left = remaining(r.steps, r.start, r.total, elapsed, r.time_limit)
         speed = (r.steps - r.start) / elapsed if elapsed > 0 else 0.0
         limit = f" of {_clock(r.time_limit)}" if r.time_limit else ""
-        return Text(f"{r.steps:,}/{r.total:,} steps {_clock(elapsed)}{limit} {speed:,.0f}/s"
-                    f"{f' ~{_clock(left)} left' if left is not None else ''}")  # fmt: skip
+        return Text(
+            f"{r.steps:,}/{r.total:,} steps {_clock(elapsed)}{limit} {speed:,.0f}/s"
+            f"{f' ~{_clock(left)} left' if left is not None else ''}"
+        )
 
 
 class RunProgress:
     """``with RunProgress(total, start, time_limit, enabled, label) as bar: ... bar.update(steps)``."""
 
-    def __init__(self, total: int, start: int = 0, time_limit: float | None = None, enabled: bool = True,
-                 label: str = "", console: Console | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        total: int,
+        start: int = 0,
+        time_limit: float | None = None,
+        enabled: bool = True,
+        label: str = "",
+        console: Console | None = None,
+    ) -> None:
         self.total, self.start, self.steps, self.time_limit = total, start, start, time_limit
         self.started = time.perf_counter()
-        self.progress = Progress(TextColumn(label), _RunBar(self), _RunText(self), transient=False,
-                                 console=console or Console(stderr=True), disable=not enabled,
-                                 refresh_per_second=2)  # fmt: skip
+        self.progress = Progress(
+            TextColumn(label),
+            _RunBar(self),
+            _RunText(self),
+            transient=False,
+            console=console or Console(stderr=True),
+            disable=not enabled,
+            refresh_per_second=2,
+        )
 
     def __enter__(self) -> RunProgress:
         self.progress.start()
@@ -158,8 +182,14 @@ def summary(out: Path, steps: int, total_steps: int, time_limit: float | None, i
     for column in ("evaluated at step", "opponent", "games", "win share", "95% CI", "mean reward"):
         table.add_column(column, justify="left" if column == "opponent" else "right")
     for row in last_evaluation(out):
-        table.add_row(f"{int(row['step']):,}", row["opponent"], row["games"], f"{float(row['win_share']):.3f}",
-                      f"{float(row['ci_low']):.3f}-{float(row['ci_high']):.3f}", f"{float(row['mean_reward']):+.3f}")
+        table.add_row(
+            f"{int(row['step']):,}",
+            row["opponent"],
+            row["games"],
+            f"{float(row['win_share']):.3f}",
+            f"{float(row['ci_low']):.3f}-{float(row['ci_high']):.3f}",
+            f"{float(row['mean_reward']):+.3f}",
+        )
     if not table.rows:
         table.add_row("-", "no evaluation (--eval-games 0)", "", "", "", "")
     return table

@@ -50,15 +50,28 @@ class SelfPlay:
 
     def __init__(self, config: SelfPlayConfig) -> None:
         self.config = config
-        self.league = League.of_specs(config.opponents, config.env, config.seed, pool_max=config.pool_max,
-                                      pfsp_power=config.pfsp_power, latest_prob=config.latest_prob)  # fmt: skip
+        self.league = League.of_specs(
+            config.opponents,
+            config.env,
+            config.seed,
+            pool_max=config.pool_max,
+            pfsp_power=config.pfsp_power,
+            latest_prob=config.latest_prob,
+        )
         self.generations: list[dict[str, Any]] = []
         self.out: Path | None = None
 
     def attach(self, model: Any, out: Path) -> None:
         """The live model plays as "latest" (sampling its actions)."""
-        self.league.set_latest(PolicyAgent(LiveActor(model.policy), {"env": self.config.env}, deterministic=False,
-                                           seed=self.config.seed, name=LATEST))  # fmt: skip
+        self.league.set_latest(
+            PolicyAgent(
+                LiveActor(model.policy),
+                {"env": self.config.env},
+                deterministic=False,
+                seed=self.config.seed,
+                name=LATEST,
+            )
+        )
         self.out = out
 
     def add_snapshot(self, path: Path, steps: int) -> None:
@@ -82,11 +95,23 @@ class SelfPlay:
         old = agent_lib.load(previous["path"], env_name=self.config.env, deterministic=True)
         old.name = previous["name"]
         lineup = [new] + [old] * (n - 1)
-        result = run_tournament(self.config.env, lineup, self.config.baseline_eval_games, n,
-                                seed=self.config.seed + 20_000, env_options=self.config.env_options)  # fmt: skip
+        result = run_tournament(
+            self.config.env,
+            lineup,
+            self.config.baseline_eval_games,
+            n,
+            seed=self.config.seed + 20_000,
+            env_options=self.config.env_options,
+        )
         row = result.rows()[0]
-        return {"opponent": previous["name"], "games": row["games"], "win_share": row["win_share"],
-                "ci_low": row["ci_low"], "ci_high": row["ci_high"], "baseline": 1 / n}  # fmt: skip
+        return {
+            "opponent": previous["name"],
+            "games": row["games"],
+            "win_share": row["win_share"],
+            "ci_low": row["ci_low"],
+            "ci_high": row["ci_high"],
+            "baseline": 1 / n,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.league.to_dict(), "generations": self.generations}

@@ -50,16 +50,18 @@ def lineups(env_name: str) -> tuple[tuple[str, str, int], ...]:
 
 def command(env_name: str, hero: str, villain: str, players: int, games: int, seed: int) -> str:
     villains = villain if players == 2 else f"{villain}*{players - 1}"
-    return (f"bidbluff tournament {env_name} --agents {hero},{villains} --players {players} --games {games} "
-            f"--seed {seed}")  # fmt: skip
+    return (
+        f"bidbluff tournament {env_name} --agents {hero},{villains} --players {players} --games {games} --seed {seed}"
+    )
 
 
 def lineup_name(hero: str, villain: str, players: int) -> str:
     return f"{hero} vs {villain} (2 players)" if players == 2 else f"{hero} vs {players - 1} {villain}"
 
 
-def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None,
-            known: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:  # fmt: skip
+def measure(
+    env_name: str, games: int, seed: int = 1, path: Path | None = None, known: Sequence[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
     """The shipping tournaments (see the module docstring); ``path`` stands for ``shipped``.  A row of
     ``known`` with the same command and seating design is taken as it is when the lineup has no shipped
     agent (its result does not depend on the checkpoint)."""
@@ -78,11 +80,20 @@ def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None,
         spec = str(path) if hero == "shipped" and path is not None else hero
         result = run_tournament(env_name, [spec] + [villain] * (players - 1), games, players, seed=seed)
         row = result.rows()[0]
-        rows.append({"lineup": lineup_name(hero, villain, players), "games": row["games"],
-                     "win_share": row["win_share"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                     "mean_score": row["mean_score"], "rating_ordinal": row["rating_ordinal"],
-                     "seconds": round(result.seconds, 1), "seating": result.seating["design"],
-                     "command": run})  # fmt: skip
+        rows.append(
+            {
+                "lineup": lineup_name(hero, villain, players),
+                "games": row["games"],
+                "win_share": row["win_share"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "mean_score": row["mean_score"],
+                "rating_ordinal": row["rating_ordinal"],
+                "seconds": round(result.seconds, 1),
+                "seating": result.seating["design"],
+                "command": run,
+            }
+        )
         print(json.dumps(rows[-1]), flush=True)
     return rows
 
@@ -90,24 +101,35 @@ def measure(env_name: str, games: int, seed: int = 1, path: Path | None = None,
 def table(env_name: str, rows: list[dict[str, Any]]) -> str:
     lines = [f"| {env_name} | lineup | games | win share | 95% CI |", "|---|---|--:|--:|--:|"]
     for row in rows:
-        lines.append(f"| | {row['lineup']} | {row['games']} | {row['win_share']:.3f} | "
-                     f"{row['ci_low']:.3f}–{row['ci_high']:.3f} |")  # fmt: skip
+        lines.append(
+            f"| | {row['lineup']} | {row['games']} | {row['win_share']:.3f} | "
+            f"{row['ci_low']:.3f}–{row['ci_high']:.3f} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bidbluff.training.ship", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m bidbluff.training.ship",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("checkpoint", help="the run's checkpoint to ship (x.zip, x.json or x)")
-    parser.add_argument("--remeasure", action="store_true",
-                        help="play the tournaments again for this checkpoint where it is, without exporting it "
-                             "(rows of the same command and seating design are still reused with --keep-baseline)")
+    parser.add_argument(
+        "--remeasure",
+        action="store_true",
+        help="play the tournaments again for this checkpoint where it is, without exporting it "
+        "(rows of the same command and seating design are still reused with --keep-baseline)",
+    )
     parser.add_argument("--games", type=int, default=2000, help="games per tournament (default 2000)")
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed (default 1)")
     parser.add_argument("--dest", help="where to write it (default checkpoints/<game>/selfplay.zip)")
-    parser.add_argument("--keep-baseline", action="store_true",
-                        help="take the heuristic vs 3 random row from the checkpoint this one replaces when it "
-                             "was played with the same games and seed (no checkpoint plays in it)")  # fmt: skip
+    parser.add_argument(
+        "--keep-baseline",
+        action="store_true",
+        help="take the heuristic vs 3 random row from the checkpoint this one replaces when it "
+        "was played with the same games and seed (no checkpoint plays in it)",
+    )
     args = parser.parse_args(argv)
     env_name = read_sidecar(args.checkpoint)["env"]
     if args.remeasure and args.dest:

@@ -66,13 +66,15 @@ class TrainConfig:
     env: str = field(metadata={"help": "registered env to train on"})
     players: int | None = field(default=None, metadata={"help": "seats (default: the game's default)"})
     env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
-    opponents: list[str] = field(default_factory=lambda: ["random"],
-                                 metadata={"help": "opponent agent specs, comma-separated; each opponent seat "
-                                                   "draws one per episode"})  # fmt: skip
+    opponents: list[str] = field(
+        default_factory=lambda: ["random"],
+        metadata={"help": "opponent agent specs, comma-separated; each opponent seat draws one per episode"},
+    )
     reward_mode: str = field(default="win", metadata={"help": "env reward mode: win, rank or score"})
     total_steps: int = field(default=200_000, metadata={"help": "learner decisions to train for, in all"})
-    time_limit: float | None = field(default=None, metadata={"help": "stop after this many seconds of this session "
-                                                                     "(default: no limit)"})
+    time_limit: float | None = field(
+        default=None, metadata={"help": "stop after this many seconds of this session (default: no limit)"}
+    )
     num_envs: int = field(default=4, metadata={"help": "envs stepped together (DummyVecEnv)"})
     learning_rate: float = field(default=3e-4, metadata={"help": "Adam learning rate"})
     n_steps: int = field(default=512, metadata={"help": "steps per env per rollout"})
@@ -84,8 +86,9 @@ class TrainConfig:
     ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus coefficient"})
     vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
-    net_arch: list[int] = field(default_factory=lambda: [256, 256],
-                                metadata={"help": "hidden layer sizes of the policy and value nets"})  # fmt: skip
+    net_arch: list[int] = field(
+        default_factory=lambda: [256, 256], metadata={"help": "hidden layer sizes of the policy and value nets"}
+    )
     seed: int = field(default=0, metadata={"help": "seeds torch, the deals and the opponents"})
     checkpoint_every: int = field(default=50_000, metadata={"help": "steps between checkpoints"})
     eval_games: int = field(default=40, metadata={"help": "evaluation games per checkpoint (0: none)"})
@@ -121,8 +124,9 @@ def make_vec_env(config: TrainConfig, league: Any = None) -> Any:
     def factory(i: int) -> Any:
         seed = config.seed * 1000 + i
         opponents = league if league is not None else config.opponents
-        return lambda: Monitor(SingleAgentView(config.env, opponents, config.players, config.env_options,
-                                               config.reward_mode, seed=seed))  # fmt: skip
+        return lambda: Monitor(
+            SingleAgentView(config.env, opponents, config.players, config.env_options, config.reward_mode, seed=seed)
+        )
 
     return DummyVecEnv([factory(i) for i in range(config.num_envs)])
 
@@ -159,8 +163,9 @@ def tensorboard_available() -> bool:
     return True
 
 
-def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, Any]],
-                    num_players: int) -> dict[str, Any]:  # fmt: skip
+def checkpoint_meta(
+    config: TrainConfig, steps: int, evaluation: list[dict[str, Any]], num_players: int
+) -> dict[str, Any]:
     """The sidecar of a checkpoint (``bidbluff.agents.policy`` adds the format and the zip's hash)."""
     import sb3_contrib
     import stable_baselines3
@@ -177,9 +182,13 @@ def checkpoint_meta(config: TrainConfig, steps: int, evaluation: list[dict[str, 
         "options": config_to_json(config),
         "evaluation": evaluation,
         "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "versions": {"python": platform.python_version(), "torch": torch.__version__,
-                     "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__},
-    }  # fmt: skip
+        "versions": {
+            "python": platform.python_version(),
+            "torch": torch.__version__,
+            "stable_baselines3": stable_baselines3.__version__,
+            "sb3_contrib": sb3_contrib.__version__,
+        },
+    }
 
 
 class LiveActor:
@@ -193,8 +202,9 @@ class LiveActor:
         return p.action_net(p.mlp_extractor.forward_actor(p.extract_features(obs, p.pi_features_extractor)))
 
 
-def evaluate(network: Any, steps: int, config: TrainConfig, games: int, seed: int,
-             num_players: int) -> list[dict[str, Any]]:  # fmt: skip
+def evaluate(
+    network: Any, steps: int, config: TrainConfig, games: int, seed: int, num_players: int
+) -> list[dict[str, Any]]:
     """Win share of the greedy policy of ``network`` (``logits(obs)``) against each training opponent (the other
     seats all that opponent), seats rotated over duplicate deals; one row per opponent."""
     from bidbluff.arena.tournament import run_tournament
@@ -205,10 +215,19 @@ def evaluate(network: Any, steps: int, config: TrainConfig, games: int, seed: in
         lineup = [learner] + [spec] * (num_players - 1)
         result = run_tournament(config.env, lineup, games, num_players, seed=seed, env_options=config.env_options)
         row = result.rows()[0]
-        rows.append({"step": int(steps), "opponent": spec, "games": row["games"],
-                     "win_share": row["win_share"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                     "mean_reward": row["mean_reward"], "mean_score": row["mean_score"],
-                     "baseline": 1 / num_players})  # fmt: skip
+        rows.append(
+            {
+                "step": int(steps),
+                "opponent": spec,
+                "games": row["games"],
+                "win_share": row["win_share"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "mean_reward": row["mean_reward"],
+                "mean_score": row["mean_score"],
+                "baseline": 1 / num_players,
+            }
+        )
     return rows
 
 
@@ -243,10 +262,14 @@ class CsvLog:
         cut = up_to_step is not None and path.exists()
         if cut:
             with path.open(newline="") as f:
-                rows = [row for row in csv.DictReader(f)  # (a line cut short by a crash lacks fields: dropped)
-                        if None not in row.values() and _int(row.get("step")) <= up_to_step]
+                rows = [
+                    row
+                    for row in csv.DictReader(f)  # (a line cut short by a crash lacks fields: dropped)
+                    if None not in row.values() and _int(row.get("step")) <= up_to_step
+                ]
             self.seconds = max((_float(row.get("seconds")) for row in rows), default=0.0)
         if cut or not path.exists() or path.stat().st_size == 0:
+
             def write(tmp: Path) -> None:
                 with tmp.open("w", newline="") as f:
                     writer = csv.writer(f)
@@ -323,12 +346,19 @@ PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "ep_reward_mean", "ep_win_rate", "ep_length_mean",
     "policy_loss", "value_loss", "entropy_loss", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
 ]  # fmt: skip
-EVAL_COLUMNS = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "mean_reward", "mean_score",
-                "baseline"]  # fmt: skip
+EVAL_COLUMNS = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "mean_reward", "mean_score", "baseline"]
 
 
-def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: list[dict[str, Any]],
-                  start_step: int, stop: StopSignals, on_save: Any = None, bar: Any = None) -> Any:  # fmt: skip
+def make_callback(
+    config: TrainConfig,
+    out: Path,
+    num_players: int,
+    evaluation: list[dict[str, Any]],
+    start_step: int,
+    stop: StopSignals,
+    on_save: Any = None,
+    bar: Any = None,
+) -> Any:
     """Logs a CSV row per rollout (and moves ``bar``, a ``RunProgress``); checkpoints (with an evaluation)
     every ``checkpoint_every`` steps; ``on_save(path, steps)`` after each checkpoint (the self-play league
     adds it to its pool); ends the run at the time limit or when ``stop`` has a signal."""
@@ -388,13 +418,22 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
         def save(self) -> Path:
             steps = self.num_timesteps
             if config.eval_games > 0:
-                for result in evaluate(LiveActor(self.model.policy), steps, config, config.eval_games,
-                                       config.seed + 10_000 + steps, num_players):  # fmt: skip
+                for result in evaluate(
+                    LiveActor(self.model.policy),
+                    steps,
+                    config,
+                    config.eval_games,
+                    config.seed + 10_000 + steps,
+                    num_players,
+                ):
                     evaluation.append(result)
                     evals.write(result)
                     self.logger.record(f"eval/win_share_vs_{result['opponent']}", result["win_share"])
-            path = write_checkpoint(out / "checkpoints" / f"step_{steps}.zip", self.model.save,
-                                    checkpoint_meta(config, steps, evaluation, num_players))  # fmt: skip
+            path = write_checkpoint(
+                out / "checkpoints" / f"step_{steps}.zip",
+                self.model.save,
+                checkpoint_meta(config, steps, evaluation, num_players),
+            )
             self.last_saved = steps
             if on_save is not None:
                 on_save(path, steps)
@@ -406,8 +445,9 @@ def make_callback(config: TrainConfig, out: Path, num_players: int, evaluation: 
 # -- the run -------------------------------------------------------------------------
 def check_time_limit(time_limit: float | None) -> None:
     if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"--time-limit must be a positive number of seconds, not {time_limit:g} (leave it out for "
-                         f"no limit)")  # fmt: skip
+        raise ValueError(
+            f"--time-limit must be a positive number of seconds, not {time_limit:g} (leave it out for no limit)"
+        )
 
 
 def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, selfplay: Any = None) -> Path:
@@ -437,8 +477,9 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
         if found is None:
             raise FileNotFoundError(f"--resume: {out}/checkpoints holds no intact checkpoint to resume from")
         path, meta = found
-        model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=tensorboard,
-                                 custom_objects=sb3_custom_objects(path))
+        model = MaskablePPO.load(
+            path, env=vec_env, device="cpu", tensorboard_log=tensorboard, custom_objects=sb3_custom_objects(path)
+        )
         evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= model.num_timesteps]
         print(f"resuming {out} from {path.name} at step {model.num_timesteps}")
     else:
@@ -459,8 +500,13 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
     with StopSignals() as stop, RunProgress(planned, start, config.time_limit, progress_bar, config.env) as bar:
         callback = make_callback(config, out, num_players, evaluation, start, stop, on_save, bar)
         if remaining > 0:
-            model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
-                        progress_bar=False, tb_log_name="ppo")  # fmt: skip
+            model.learn(
+                total_timesteps=remaining,
+                callback=callback,
+                reset_num_timesteps=False,
+                progress_bar=False,
+                tb_log_name="ppo",
+            )
         callback.model = model
         final = out / "checkpoints" / f"step_{model.num_timesteps}.zip"
         if not checkpoint_paths(final)[1].exists():

@@ -51,8 +51,10 @@ def counts_toward(face_shown: int, bet_face: int, wild: int) -> bool:
 
 
 # _COUNTING[wild][bet face - 1, shown face - 1]: a die showing that face counts toward a bet on that face
-_COUNTING = {wild: np.array([[counts_toward(shown, bet, wild) for shown in range(1, 7)] for bet in range(1, 7)],
-                            dtype=np.int64) for wild in (1, 6)}  # fmt: skip
+_COUNTING = {
+    wild: np.array([[counts_toward(shown, bet, wild) for shown in range(1, 7)] for bet in range(1, 7)], dtype=np.int64)
+    for wild in (1, 6)
+}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -80,8 +82,14 @@ class LiarsDiceHeuristic(SeededAgent):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, liar_margin: float = 0.0, sure_liar: float = 0.7,
-                 exact_threshold: float = 0.45, bluff_rate: float = 0.08) -> None:  # fmt: skip
+    def __init__(
+        self,
+        seed: int | None = None,
+        liar_margin: float = 0.0,
+        sure_liar: float = 0.7,
+        exact_threshold: float = 0.45,
+        bluff_rate: float = 0.08,
+    ) -> None:
         super().__init__(seed)
         self.liar_margin = liar_margin
         self.sure_liar = sure_liar
@@ -111,7 +119,7 @@ class LiarsDiceHeuristic(SeededAgent):
         """Classic preset (6s wild, no "exactly") or Lying Pirates' rules, told by the mask."""
         if has_bid:
             return not mask[_EXACT:_LIAR].any()
-        return bool(mask[_BID : _EXACT : FACE_SLOTS].any())  # some "q x 1" bid is open
+        return bool(mask[_BID:_EXACT:FACE_SLOTS].any())  # some "q x 1" bid is open
 
     # -- odds ------------------------------------------------------------------------
     def _tables(self, seen: dict, wild: int) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:

@@ -77,8 +77,7 @@ class BetBelief:
         seen = LiarsDiceBayes.read(obs)
         wild = 6 if LiarsDiceHeuristic.classic(observation["action_mask"], seen["last"] is not None) else 1
         faces_bet = LiarsDiceBayes._bets_by_seat(obs)
-        self.cups = {rel: bet_weights(crew, wild, faces_bet.get(rel, []), belief)[0]
-                     for rel, crew, _ in seen["cups"]}  # fmt: skip
+        self.cups = {rel: bet_weights(crew, wild, faces_bet.get(rel, []), belief)[0] for rel, crew, _ in seen["cups"]}
 
     def redraw(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
         """``state`` (a determinisation for ``seat``) with every other cup's crew dice drawn again, in place."""
@@ -129,8 +128,12 @@ class LiarsDiceBayes(LiarsDiceHeuristic):
                 cup[f] = np.bincount(counts[:, f], weights=weight, minlength=crew + 1)
             pmfs.append(cup)
             for kind in specials:
-                p = np.array([sum(counts_toward(shown, f, wild) for shown in FACES[Die(kind)]) / 6
-                              for f in range(1, FACE_SLOTS + 1)])  # fmt: skip
+                p = np.array(
+                    [
+                        sum(counts_toward(shown, f, wild) for shown in FACES[Die(kind)]) / 6
+                        for f in range(1, FACE_SLOTS + 1)
+                    ]
+                )
                 pmfs.append(np.stack([1 - p, p], axis=1))
         total = functools.reduce(lambda a, b: np.stack([np.convolve(x, y) for x, y in zip(a, b, strict=True)]), pmfs)
         n = total.shape[1] - 1

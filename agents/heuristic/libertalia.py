@@ -206,8 +206,12 @@ class LibertaliaHeuristic(SeededAgent):
         if rank == Rank.SPANISH_SPY:
             return 1.5 * booty[OFFICER]
         if rank == Rank.MERCHANT:
-            gains = [g - k * self.token_value(t, me, nights)
-                     for t in range(TOKENS) for k, g in ((2, 3), (3, 5)) if booty[t] >= k]  # fmt: skip
+            gains = [
+                g - k * self.token_value(t, me, nights)
+                for t in range(TOKENS)
+                for k, g in ((2, 3), (3, 5))
+                if booty[t] >= k
+            ]
             return max(0.0, *gains) if gains else 0.0
         if rank == Rank.GAMBLER:
             return -float(min(sum(booty), me.doubloons))
@@ -263,8 +267,9 @@ class LibertaliaHeuristic(SeededAgent):
         out.sort(reverse=True)
         return out
 
-    def card_value(self, view: View, day: int, rank: int, place: int | None = None,
-                   odds: list[float] | None = None) -> float:  # fmt: skip
+    def card_value(
+        self, view: View, day: int, rank: int, place: int | None = None, odds: list[float] | None = None
+    ) -> float:
         """``rank``'s worth if played on ``day``: booty at dusk + day ability + den value.
 
         ``place``: its known place in the dusk order (0 = first to choose); else drawn from ``odds``

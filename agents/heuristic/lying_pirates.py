@@ -239,8 +239,9 @@ class LyingPiratesHeuristic(SeededAgent):
         v = seen.view
         card, tile = v.card, v.tile
         effects = CARDS[int(np.argmax(card))].effect if card.any() else TILES[int(np.argmax(tile))].good
-        verbs = {verb for verb, _ in effects} | ({verb for verb, _ in TILES[int(np.argmax(tile))].bad}
-                                                  if tile.any() else set())  # fmt: skip
+        verbs = {verb for verb, _ in effects} | (
+            {verb for verb, _ in TILES[int(np.argmax(tile))].bad} if tile.any() else set()
+        )
 
         def score(i: int) -> float:
             rel = i - _TARGET

@@ -96,8 +96,11 @@ def wins(trick: list[tuple[int, bool, bool]], rules: RoundRules) -> int | None:
     for i, c, _, _ in plays:
         if c == ALPHA_STRIKE:
             return i
-    suited = [(i, INTIMIDATION if mimic else CARD_SUIT[c], 1 if low else CARD_RANK[c])
-              for i, c, low, mimic in plays if CARD_SUIT[c] != NO_SUIT]  # fmt: skip
+    suited = [
+        (i, INTIMIDATION if mimic else CARD_SUIT[c], 1 if low else CARD_RANK[c])
+        for i, c, low, mimic in plays
+        if CARD_SUIT[c] != NO_SUIT
+    ]
     if not suited:
         return None
     target = suited[0][1]
@@ -245,10 +248,18 @@ class SpytailsHeuristic(SeededAgent):
 
     # the open decision (``rules.DECISIONS``) -> how this player takes it; checked complete below
     DECIDE: ClassVar[dict[str, Callable[[SpytailsHeuristic, np.ndarray, list[int]], int]]] = {
-        "character": _character, "bid": _bid, "stake": _stake, "revise": _revise, "play": _play,
-        "regroup": _regroup, "echo_take": _echo_take, "echo_give": _echo_give, "reinforce": _reinforce,
-        "remove": _remove, "repay": _repay,
-    }  # fmt: skip
+        "character": _character,
+        "bid": _bid,
+        "stake": _stake,
+        "revise": _revise,
+        "play": _play,
+        "regroup": _regroup,
+        "echo_take": _echo_take,
+        "echo_give": _echo_give,
+        "reinforce": _reinforce,
+        "remove": _remove,
+        "repay": _repay,
+    }
 
 
 if set(SpytailsHeuristic.DECIDE) != set(DECISIONS):

@@ -54,10 +54,19 @@ def games() -> list[dict[str, Any]]:
         game = envs.game(name)
         view = view_of(name)
         kinds = [k for k in OPPONENT_KINDS if k not in ("shipped", "expert") or agent_lib.has_shipped(name)]
-        out.append({"env": name, "title": view.TITLE, "min_players": game.min_players,
-                    "max_players": game.max_players, "default_players": game.default_players,
-                    "options": [o.to_dict() for o in view.OPTIONS], "glossary": view.GLOSSARY,
-                    "opponents": kinds, "default_opponent": default_opponent(name)})  # fmt: skip
+        out.append(
+            {
+                "env": name,
+                "title": view.TITLE,
+                "min_players": game.min_players,
+                "max_players": game.max_players,
+                "default_players": game.default_players,
+                "options": [o.to_dict() for o in view.OPTIONS],
+                "glossary": view.GLOSSARY,
+                "opponents": kinds,
+                "default_opponent": default_opponent(name),
+            }
+        )
     return out
 
 
@@ -70,8 +79,7 @@ def chosen_options(env_name: str, given: Any) -> dict[str, Any]:
     defaults = {o.name: o.default for o in view_of(env_name).OPTIONS}
     unknown = sorted(set(given) - set(defaults))
     if unknown:
-        raise ValueError(f"{env_name} has no option {', '.join(unknown)}; its options: "
-                         f"{', '.join(defaults) or 'none'}")  # fmt: skip
+        raise ValueError(f"{env_name} has no option {', '.join(unknown)}; its options: {', '.join(defaults) or 'none'}")
     return {k: v for k, v in given.items() if v != defaults[k]}
 
 
@@ -94,8 +102,15 @@ def new_table(body: dict[str, Any], records_dir: Path | None) -> Table:
         opponents = agent_lib.split_specs(opponents)
     if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
         raise ValueError("opponents must be a list of agent specs (shipped, heuristic, ismcts[:N], random, a path)")
-    return Table(env_name, _int(body, "num_players", None), _int(body, "seat", 0), opponents,
-                 chosen_options(env_name, body.get("options")), _int(body, "seed", None), records_dir)  # fmt: skip
+    return Table(
+        env_name,
+        _int(body, "num_players", None),
+        _int(body, "seat", 0),
+        opponents,
+        chosen_options(env_name, body.get("options")),
+        _int(body, "seed", None),
+        records_dir,
+    )
 
 
 def open_record(body: dict[str, Any], records_dir: Path | None) -> Replay:
@@ -171,7 +186,7 @@ def create_app(records_dir: str | Path | None = None) -> Starlette:
         try:
             body = await body_of(request)
             if "action" not in body:
-                raise RefusedMoveError("send the move as {\"action\": <id>}")
+                raise RefusedMoveError('send the move as {"action": <id>}')
 
             def take() -> dict[str, Any]:
                 with table.lock:

@@ -66,8 +66,9 @@ class History:
         seen = visible_log(self.states[0], viewer)
         lines = [{"kind": "log", "text": text} for text in seen]
         for k, move in enumerate(self.moves[:upto]):
-            lines.append({"kind": "move", "seat": move.seat, "who": self.labels[move.seat],
-                          "text": self.said(move, viewer)})  # fmt: skip
+            lines.append(
+                {"kind": "move", "seat": move.seat, "who": self.labels[move.seat], "text": self.said(move, viewer)}
+            )
             now = visible_log(self.states[k + 1], viewer)
             lines += [{"kind": "log", "text": text} for text in new_entries(seen, now)]
             seen = now
@@ -93,8 +94,15 @@ def moves_for(raw: Any, env_name: str) -> list[dict[str, Any]]:
     out = []
     for action in np.flatnonzero(mask).tolist():
         engine = raw.game.id_to_action(state, action, seat)
-        out.append({"id": action, "text": raw.action_to_str(action), "kind": engine[0],
-                    "args": [int(a) for a in engine[1:]], "target": view.target(engine, seat)})  # fmt: skip
+        out.append(
+            {
+                "id": action,
+                "text": raw.action_to_str(action),
+                "kind": engine[0],
+                "args": [int(a) for a in engine[1:]],
+                "target": view.target(engine, seat),
+            }
+        )
     shared = Counter(move["target"] for move in out if move["target"])
     for move in out:  # a board element two moves share is no button: both stay in the move list
         if move["target"] and shared[move["target"]] > 1:
@@ -117,9 +125,17 @@ class Table:
     """One game at the browser table: the human at ``seat``, agents (``opponents`` specs, repeated to fill)
     at the other seats.  Agents move as soon as it is their turn; the human moves with ``play``."""
 
-    def __init__(self, env_name: str, num_players: int | None = None, seat: int = 0,
-                 opponents: list[str] | None = None, options: dict[str, Any] | None = None, seed: int | None = None,
-                 records_dir: str | Path | None = None, max_steps: int = MAX_STEPS) -> None:  # fmt: skip
+    def __init__(
+        self,
+        env_name: str,
+        num_players: int | None = None,
+        seat: int = 0,
+        opponents: list[str] | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        records_dir: str | Path | None = None,
+        max_steps: int = MAX_STEPS,
+    ) -> None:
         self.options = dict(options or {})
         view_of(env_name)  # an env without a board is refused before anything is built
         game = envs.game(env_name, **self.options)
@@ -177,8 +193,16 @@ class Table:
         state = self.raw.game_state
         actions = [(m.seat, m.action) for m in self.history.moves]
         labels = ["human" if s == self.seat else label for s, label in enumerate(self.labels)]
-        self.record = records.record_game(self.env_name, self.num_players, self.seed, actions, list(state.scores()),
-                                          self.options, labels, not state.is_terminal())  # fmt: skip
+        self.record = records.record_game(
+            self.env_name,
+            self.num_players,
+            self.seed,
+            actions,
+            list(state.scores()),
+            self.options,
+            labels,
+            not state.is_terminal(),
+        )
         if self.records_dir is not None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             name = f"{self.env_name}-{stamp}-{self.seed}-{uuid.uuid4().hex[:6]}.json"
@@ -194,11 +218,14 @@ class Table:
             raise RefusedMoveError(f"a move is an action id (a whole number), not {action!r}")
         legal = self.raw.legal_action_ids()
         if action not in legal:
-            said = f"{action} ({self.raw.action_to_str(action)})" if 0 <= action < self.raw.game.codec.n else \
-                str(action)  # fmt: skip
-            raise RefusedMoveError(f"move {said} is not legal here; legal now: "
-                                   f"{', '.join(self.raw.action_to_str(a) for a in legal[:12])}"
-                                   f"{' ...' if len(legal) > 12 else ''}")  # fmt: skip
+            said = (
+                f"{action} ({self.raw.action_to_str(action)})" if 0 <= action < self.raw.game.codec.n else str(action)
+            )
+            raise RefusedMoveError(
+                f"move {said} is not legal here; legal now: "
+                f"{', '.join(self.raw.action_to_str(a) for a in legal[:12])}"
+                f"{' ...' if len(legal) > 12 else ''}"
+            )
         self._step(action)
         self._advance()
 

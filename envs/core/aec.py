@@ -174,8 +174,13 @@ class BoardGameEnv(AECEnv):
         if self.game_state is not None and agent not in self.agents:
             raise ValueError("the game is over and every agent has stepped out: nothing is last; reset() to play again")
         observation = self.observe(agent) if observe else None
-        return (observation, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
-                self.infos[agent])  # fmt: skip
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def action_masks(self) -> np.ndarray:
         """Mask of the acting agent (what sb3-contrib's MaskablePPO asks for)."""
@@ -204,8 +209,10 @@ class BoardGameEnv(AECEnv):
             engine_action = self.game.id_to_action(self.game_state, action_id, seat)
             self._decisions += 1
             if self._decisions > self.game.max_decisions:
-                raise EngineLoopError(f"{self.game.name} passed {self.game.max_decisions} decisions without ending; "
-                                      f"the state: {self.game_state}")  # fmt: skip
+                raise EngineLoopError(
+                    f"{self.game.name} passed {self.game.max_decisions} decisions without ending; "
+                    f"the state: {self.game_state}"
+                )
             self.game_state.apply(engine_action, self._rng)
             self._after_transition()
         if self.render_mode == "human":

@@ -165,9 +165,9 @@ class Layout:
             at += b.count * b.size
         self.size = at
         # every value's scale, in vector order: ``encode`` divides a whole gathered observation by it at once
-        self._value_scales = np.concatenate([
-            np.full(f.width, f.scale, np.float32) for b in blocks for _ in range(b.count) for f in b.fields
-        ])  # fmt: skip
+        self._value_scales = np.concatenate(
+            [np.full(f.width, f.scale, np.float32) for b in blocks for _ in range(b.count) for f in b.fields]
+        )
         # one property per field on a View subclass: a plain attribute lookup, no __getattr__ fallback
         properties = {name: property(_field_getter(place)) for name, place in self._places.items()}
         self._scales = {name: float(place.field.scale) for name, place in self._places.items()}

@@ -40,8 +40,15 @@ def describe(value: Any) -> str:
     text = repr(value)
     if len(text) > 40:
         text = text[:37] + "..."
-    kind = {bool: "boolean", int: "integer", float: "number", str: "string", list: "list", dict: "object",
-            type(None): "null"}.get(type(value), type(value).__name__)  # fmt: skip
+    kind = {
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "list",
+        dict: "object",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
     return f"{text} ({kind})"
 
 
@@ -296,15 +303,19 @@ class Tally:
             self.found[item] += 1
             self.where.setdefault(item, path)
 
-    def conserved(self, expected: Counter | Sequence[Any], what: str, name: Callable[[Any], str] = str,
-                  at_most: bool = False) -> None:  # fmt: skip
+    def conserved(
+        self, expected: Counter | Sequence[Any], what: str, name: Callable[[Any], str] = str, at_most: bool = False
+    ) -> None:
         """Refuse unless the places hold exactly ``expected`` (``at_most``: no more than it)."""
         want = expected if isinstance(expected, Counter) else Counter(expected)
         extra = self.found - want
         if extra:
             item = min(extra)
-            fail(self.where[item], f"{what}: {name(item)} appears {self.found[item]} times, "
-                                   f"{want[item]} exist{'s' if want[item] == 1 else ''}")  # fmt: skip
+            fail(
+                self.where[item],
+                f"{what}: {name(item)} appears {self.found[item]} times, "
+                f"{want[item]} exist{'s' if want[item] == 1 else ''}",
+            )
         missing = want - self.found
         if missing and not at_most:
             item = min(missing)

@@ -82,24 +82,41 @@ def action_to_str(action: Action) -> str:
 
 
 LAYOUT = Layout(
-    Block("own", (
-        Field("crew", FACE_SLOTS, scale=5, help="per face 1-6: own crew dice"),
-        *(Field(kind.name.lower(), 1 + FACE_SLOTS, help="one-hot face (blank, 1-6) when the observer holds it")
-          for kind in SPECIALS),
-    ), help="the observer's cup"),
-    Block("seat", (
-        Field("present", help="the seat is at the table"),
-        Field("bettor", help="still to bet this phase"),
-        Field("dice", scale=10, help="dice in its cup"),
-        Field("special_dice", len(SPECIALS), help="per special die kind: it holds it"),
-    ), count=MAX_PLAYERS, help="seat k: k seats after the observer in turn order (0: itself)"),
-    Block("table", (
-        Field("dice_in_play", scale=MAX_QUANTITY, help="dice in every cup"),
-        Field("last_quantity", scale=MAX_QUANTITY, help="the last bet's quantity"),
-        Field("last_face", FACE_SLOTS, help="one-hot: the last bet's face"),
-        Field("history", (MAX_QUANTITY, FACE_SLOTS, MAX_PLAYERS), help="per bet q x f: the seat that made it, one-hot"),
-    ), help="the bets"),
-)  # fmt: skip
+    Block(
+        "own",
+        (
+            Field("crew", FACE_SLOTS, scale=5, help="per face 1-6: own crew dice"),
+            *(
+                Field(kind.name.lower(), 1 + FACE_SLOTS, help="one-hot face (blank, 1-6) when the observer holds it")
+                for kind in SPECIALS
+            ),
+        ),
+        help="the observer's cup",
+    ),
+    Block(
+        "seat",
+        (
+            Field("present", help="the seat is at the table"),
+            Field("bettor", help="still to bet this phase"),
+            Field("dice", scale=10, help="dice in its cup"),
+            Field("special_dice", len(SPECIALS), help="per special die kind: it holds it"),
+        ),
+        count=MAX_PLAYERS,
+        help="seat k: k seats after the observer in turn order (0: itself)",
+    ),
+    Block(
+        "table",
+        (
+            Field("dice_in_play", scale=MAX_QUANTITY, help="dice in every cup"),
+            Field("last_quantity", scale=MAX_QUANTITY, help="the last bet's quantity"),
+            Field("last_face", FACE_SLOTS, help="one-hot: the last bet's face"),
+            Field(
+                "history", (MAX_QUANTITY, FACE_SLOTS, MAX_PLAYERS), help="per bet q x f: the seat that made it, one-hot"
+            ),
+        ),
+        help="the bets",
+    ),
+)
 OWN = LAYOUT.blocks["own"].size
 SEAT = LAYOUT.blocks["seat"].size
 HISTORY = LAYOUT.field("history").width

@@ -71,18 +71,28 @@ class BettingGameState(GameState):
         ensure(betting.captains == n, "round.captains", f"{betting.captains} for {n} seats")
         ensure(betting.rules in PRESETS.values(), "round.rules", f"not the rules of a preset ({', '.join(PRESETS)})")
         crew = {seat: sum(kind == Die.CREW for kind, _ in cup) for seat, cup in betting.cups.items()}
-        ensure(len(set(crew.values())) == 1 and 1 <= crew[0] <= MAX_DICE, "round.cups",
-               f"every cup holds the same 1..{MAX_DICE} crew dice, not {list(crew.values())}")  # fmt: skip
+        ensure(
+            len(set(crew.values())) == 1 and 1 <= crew[0] <= MAX_DICE,
+            "round.cups",
+            f"every cup holds the same 1..{MAX_DICE} crew dice, not {list(crew.values())}",
+        )
         for seat, cup in betting.cups.items():
             for i, (kind, _) in enumerate(cup):
-                ensure(kind == Die.CREW or kind in SPECIALS, f"round.cups.{seat}[{i}].kind",
-                       f"the {DIE_NAMES[kind]} die is not one of this game's dice")  # fmt: skip
+                ensure(
+                    kind == Die.CREW or kind in SPECIALS,
+                    f"round.cups.{seat}[{i}].kind",
+                    f"the {DIE_NAMES[kind]} die is not one of this game's dice",
+                )
         if betting.outcome is not None:
-            judged = BettingRound(betting.cups, betting.bettors, betting.captains, betting.rules, list(betting.bids),
-                                  betting.turn)  # fmt: skip
+            judged = BettingRound(
+                betting.cups, betting.bettors, betting.captains, betting.rules, list(betting.bids), betting.turn
+            )
             call = betting.outcome
-            ensure(call.call != "alone" and call.caller == judged.current and bool(betting.bids), "round.outcome",
-                   "only the seat to bet may call, after a bet")  # fmt: skip
+            ensure(
+                call.call != "alone" and call.caller == judged.current and bool(betting.bids),
+                "round.outcome",
+                "only the seat to bet may call, after a bet",
+            )
             judged.apply(("liar",) if call.call == "liar" else ("exact", *call.bet))
             ensure(judged.outcome == call, "round.outcome", "is not what the call gives with these cups")
         return cls(n, betting)
@@ -98,19 +108,25 @@ class BettingGameState(GameState):
         return state
 
 
-STATE = Record({
-    "game": Const("liars_dice"),
-    "num_players": Int(2, MAX_PLAYERS, "a table of"),
-    "round": Built(lambda value, path: BettingRound.from_dict(value, path)),
-}, into=("num_players",))  # fmt: skip
+STATE = Record(
+    {
+        "game": Const("liars_dice"),
+        "num_players": Int(2, MAX_PLAYERS, "a table of"),
+        "round": Built(lambda value, path: BettingRound.from_dict(value, path)),
+    },
+    into=("num_players",),
+)
 
 _SPECIAL_BY_NAME = {DIE_NAMES[k].lower(): k for k in SPECIALS}
 
 
 def new_game(
-    num_players: int, rng: np.random.Generator, dice: int = 5, specials: tuple[str, ...] = (),
+    num_players: int,
+    rng: np.random.Generator,
+    dice: int = 5,
+    specials: tuple[str, ...] = (),
     preset: str = "lying_pirates",
-) -> BettingGameState:  # fmt: skip
+) -> BettingGameState:
     """Roll every cup; each named special die goes to a random seat (public)."""
     if preset not in PRESETS:
         raise ValueError(f"preset {preset!r} is not one of {sorted(PRESETS)}")

@@ -25,9 +25,12 @@ from bidbluff.envs.lying_pirates.dice import DIE_NAMES, SPECIALS
 
 
 def describe(
-    seat: int, crew: Iterable[int] | None, specials: Iterable[tuple[int, int]], holders: Iterable[tuple[int, int]],
+    seat: int,
+    crew: Iterable[int] | None,
+    specials: Iterable[tuple[int, int]],
+    holders: Iterable[tuple[int, int]],
     bids: Iterable[Sequence[int]] | None,
-) -> str:  # fmt: skip
+) -> str:
     """``seat``'s information set: its crew faces (None: its dice are not shown), its special dice
     ``(kind, face)``, the holders of the special dice ``(kind, seat)`` and the bets ``(seat, quantity,
     face)`` in the order they were made (None: the table is not shown)."""
@@ -60,6 +63,10 @@ def from_observation(observation: np.ndarray, seat: int | None = None) -> str:
     crew = [face + 1 for face, count in enumerate(view.counts("crew").tolist()) for _ in range(count)]
     specials = [(int(kind), view.index(kind.name.lower())) for kind in SPECIALS if view.index(kind.name.lower()) >= 0]
     held = view.special_dice.tolist()
-    holders = [(int(kind), (seat + rel) % n) for rel in range(n)
-               for kind, has in zip(SPECIALS, held[rel], strict=True) if has > 0.5]  # fmt: skip
+    holders = [
+        (int(kind), (seat + rel) % n)
+        for rel in range(n)
+        for kind, has in zip(SPECIALS, held[rel], strict=True)
+        if has > 0.5
+    ]
     return describe(seat, crew, specials, holders, bids)

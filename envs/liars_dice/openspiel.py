@@ -87,20 +87,21 @@ def parse_specials(text: str) -> tuple[int, ...]:
     names = [name.strip().lower().replace(" ", "_") for name in text.split("+") if name.strip()]
     unknown = [name for name in names if name not in SPECIAL_BY_NAME]
     if unknown or len(set(names)) != len(names):
-        raise ValueError(f"specials must be distinct names from {sorted(SPECIAL_BY_NAME)} joined by '+', "
-                         f"not {text!r}")  # fmt: skip
+        raise ValueError(f"specials must be distinct names from {sorted(SPECIAL_BY_NAME)} joined by '+', not {text!r}")
     return tuple(SPECIAL_BY_NAME[name] for name in names)
 
 
-def game_string(num_players: int = 2, dice: int = 1, preset: str = "lying_pirates",
-                specials: tuple[str, ...] | list[str] = ()) -> str:  # fmt: skip
+def game_string(
+    num_players: int = 2, dice: int = 1, preset: str = "lying_pirates", specials: tuple[str, ...] | list[str] = ()
+) -> str:
     """The ``pyspiel.load_game`` string of the bridge for the env's options (``specials`` as the env names them)."""
     joined = "+".join(name.strip().lower().replace(" ", "_") for name in specials)
     return f"{GAME_NAME}(players={num_players},dice={dice},preset={preset},specials={joined})"
 
 
-def load(num_players: int = 2, dice: int = 1, preset: str = "lying_pirates",
-         specials: tuple[str, ...] | list[str] = ()) -> LiarsDiceGame:  # fmt: skip
+def load(
+    num_players: int = 2, dice: int = 1, preset: str = "lying_pirates", specials: tuple[str, ...] | list[str] = ()
+) -> LiarsDiceGame:
     """The bridge game for the env's options (``bidbluff.envs.make("liars_dice_v0", num_players=..., dice=...,
     ...)``)."""
     return pyspiel.load_game(game_string(num_players, dice, preset, specials))
@@ -188,8 +189,11 @@ class LiarsDiceGame(pyspiel.Game):
             utility_sum=0.0 if zero_sum else None,
             max_game_length=setting.top * len(setting.rules.faces) + 1,  # every bet once, then a call
         )
-        super().__init__(_GAME_TYPE if zero_sum else _general_sum_type(), info, {**given, "players": n,
-                                                                                  "dice": dice, "preset": preset})
+        super().__init__(
+            _GAME_TYPE if zero_sum else _general_sum_type(),
+            info,
+            {**given, "players": n, "dice": dice, "preset": preset},
+        )
         self.setting = setting
 
     def new_initial_state(self) -> LiarsDiceState:
@@ -200,10 +204,24 @@ class LiarsDiceGame(pyspiel.Game):
 
 
 def _general_sum_type() -> pyspiel.GameType:
-    fields = {name: getattr(_GAME_TYPE, name) for name in (
-        "short_name", "long_name", "dynamics", "chance_mode", "information", "reward_model", "max_num_players",
-        "min_num_players", "provides_information_state_string", "provides_information_state_tensor",
-        "provides_observation_string", "provides_observation_tensor", "parameter_specification")}  # fmt: skip
+    fields = {
+        name: getattr(_GAME_TYPE, name)
+        for name in (
+            "short_name",
+            "long_name",
+            "dynamics",
+            "chance_mode",
+            "information",
+            "reward_model",
+            "max_num_players",
+            "min_num_players",
+            "provides_information_state_string",
+            "provides_information_state_tensor",
+            "provides_observation_string",
+            "provides_observation_tensor",
+            "parameter_specification",
+        )
+    }
     return pyspiel.GameType(**fields, utility=pyspiel.GameType.Utility.GENERAL_SUM)
 
 
@@ -216,8 +234,9 @@ class Position:
     change (the cup lists while dealing, the list of bids), since dice and bids are never changed in place.
     """
 
-    def __init__(self, setting: Setting, engine: BettingGameState | None = None, holders: list[int] | None = None,
-                 dealt: int = 0) -> None:  # fmt: skip
+    def __init__(
+        self, setting: Setting, engine: BettingGameState | None = None, holders: list[int] | None = None, dealt: int = 0
+    ) -> None:
         self.setting = setting
         if engine is None:
             n = setting.num_players
@@ -228,10 +247,12 @@ class Position:
 
     def copy(self) -> Position:
         r = self.engine.round
-        betting = BettingRound({s: list(cup) for s, cup in r.cups.items()}, r.bettors, r.captains, r.rules,
-                               list(r.bids), r.turn, r.outcome)  # fmt: skip
-        return Position(self.setting, BettingGameState(self.engine.num_players, betting), list(self.holders),
-                        self.dealt)  # fmt: skip
+        betting = BettingRound(
+            {s: list(cup) for s, cup in r.cups.items()}, r.bettors, r.captains, r.rules, list(r.bids), r.turn, r.outcome
+        )
+        return Position(
+            self.setting, BettingGameState(self.engine.num_players, betting), list(self.holders), self.dealt
+        )
 
     def __deepcopy__(self, memo: dict) -> Position:
         return self.copy()
@@ -301,13 +322,20 @@ class Position:
     def information_state(self, player: int) -> str:
         """``player``'s information state (``describe``): own dice, the holders of the special dice, the bets."""
         cup = self.engine.round.cups[player]
-        return describe(player, [f for k, f in cup if k == _CREW], [(k, f) for k, f in cup if k != _CREW],
-                        self.known_holders(), self.engine.round.bids)  # fmt: skip
+        return describe(
+            player,
+            [f for k, f in cup if k == _CREW],
+            [(k, f) for k, f in cup if k != _CREW],
+            self.known_holders(),
+            self.engine.round.bids,
+        )
 
     def __str__(self) -> str:
         r = self.engine.round
-        cups = " ".join(f"P{s}:" + ",".join(f"{DIE_NAMES[k] + '=' if k != _CREW else ''}{f}" for k, f in cup)
-                        for s, cup in r.cups.items())  # fmt: skip
+        cups = " ".join(
+            f"P{s}:" + ",".join(f"{DIE_NAMES[k] + '=' if k != _CREW else ''}{f}" for k, f in cup)
+            for s, cup in r.cups.items()
+        )
         bets = " ".join(f"P{s}:{q}x{f}" for s, q, f in r.bids) or "-"
         end = f" | {r.outcome.call} by P{r.outcome.caller}" if r.outcome else ""
         return f"cups {cups} | bets {bets}{end}"
@@ -363,8 +391,11 @@ class LiarsDiceObserver:
             raise ValueError(f"the liars_dice observer takes no parameters, not {params}")
         self.num_players = game.num_players()
         private = iig_obs_type.private_info
-        self.private = {pyspiel.PrivateInfoType.NONE: "none", pyspiel.PrivateInfoType.SINGLE_PLAYER: "own",
-                        pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}[private]  # fmt: skip
+        self.private = {
+            pyspiel.PrivateInfoType.NONE: "none",
+            pyspiel.PrivateInfoType.SINGLE_PLAYER: "own",
+            pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
+        }[private]
         self.public = iig_obs_type.public_info
         self.recall = iig_obs_type.perfect_recall
         # The env observation is the own block, then the seats and the table, the bet history last.
@@ -394,8 +425,9 @@ class LiarsDiceObserver:
         elif self.private == "all":
             for rel in range(self.num_players):
                 seat = (player + rel) % self.num_players
-                self.dict["dice"][rel] = encoded[: codec.OWN] if rel == 0 else codec.encode(state.engine, seat)[
-                    : codec.OWN]  # fmt: skip
+                self.dict["dice"][rel] = (
+                    encoded[: codec.OWN] if rel == 0 else codec.encode(state.engine, seat)[: codec.OWN]
+                )
         if self.public:
             self.dict["table"][:] = encoded[codec.OWN : self.history_at]
             if self.recall:
@@ -420,8 +452,9 @@ class LiarsDiceObserver:
             holders = position.known_holders()
             bids = position.engine.round.bids if self.recall else position.engine.round.bids[-1:]
         if self.private == "all":
-            return " || ".join(describe(s, c, sp, holders, bids) for s, c, sp in zip(shown, crew, specials,
-                                                                                     strict=True))  # fmt: skip
+            return " || ".join(
+                describe(s, c, sp, holders, bids) for s, c, sp in zip(shown, crew, specials, strict=True)
+            )
         return describe(player, crew[0] if crew else None, specials[0] if specials else [], holders, bids)
 
 

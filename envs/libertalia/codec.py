@@ -89,51 +89,113 @@ def action_to_str(action: Action) -> str:
 
 # Observation layout, built once.
 LAYOUT = Layout(
-    Block("seat", (
-        Field("present", help="the seat is at the table"),
-        Field("colour", MAX_PLAYERS, help="one-hot colour (sets the tie-break numbers)"),
-        Field("hand", NUM_RANKS, help="per rank: own hand; another seat's: every card it may hold"),
-        Field("unseen", scale=3, help="its cards the others cannot name (own seat too)"),
-        Field("discard", NUM_RANKS, help="per rank: its discard pile, the part everyone knows"),
-        Field("den", NUM_RANKS, help="per rank: the characters in its den"),
-        Field("den_booty", TOKENS, scale=8, help="per token type: the booty in its den"),
-        Field("ship", NUM_RANKS, help="per rank: its card on the ship today"),
-        Field("acted", help="its ship card has acted today"),
-        Field("has_chosen", help="has chosen at sunrise"),
-        Field("chosen", NUM_RANKS, help="per rank: its sunrise card (own seat only)"),
-        Field("doubloons", scale=80, help="doubloons"),
-        Field("score", scale=300, help="score track"),
-        Field("targets", NUM_RANKS, help="per rank: what the observer's open Gunner or sabre could hit here"),
-    ), count=MAX_PLAYERS, help="seat k: k seats to the observer's left (0: itself)"),
-    Block("shared", (
-        Field("campaign", 3, help="one-hot"),
-        Field("day", DAYS, help="one-hot"),
-        Field("phase", 4, help="one-hot: sunrise, parrot, day, dusk"),
-        Field("decision", len(DECISIONS), help="one-hot open decision, ``rules.DECISIONS``"),
-        Field("picks_left", scale=2, help="dusk: tokens left to take for this card"),
-        Field("officer", help="dusk: the card took a Spanish officer"),
-        Field("booty_days", (DAYS, TOKENS), scale=6, help="per day and token type: the day's booty"),
-        Field("bag", TOKENS, scale=10, help="per token type: tokens in the bag"),
-        Field("undealt", NUM_RANKS, help="per rank: never dealt yet"),
-        Field("option_ranks", NUM_RANKS, help="per rank: the observer's open decision could pick it"),
-        Field("option_tokens", TOKENS, help="per token type: the open decision could take, keep or sell it"),
-    )),
-)  # fmt: skip
+    Block(
+        "seat",
+        (
+            Field("present", help="the seat is at the table"),
+            Field("colour", MAX_PLAYERS, help="one-hot colour (sets the tie-break numbers)"),
+            Field("hand", NUM_RANKS, help="per rank: own hand; another seat's: every card it may hold"),
+            Field("unseen", scale=3, help="its cards the others cannot name (own seat too)"),
+            Field("discard", NUM_RANKS, help="per rank: its discard pile, the part everyone knows"),
+            Field("den", NUM_RANKS, help="per rank: the characters in its den"),
+            Field("den_booty", TOKENS, scale=8, help="per token type: the booty in its den"),
+            Field("ship", NUM_RANKS, help="per rank: its card on the ship today"),
+            Field("acted", help="its ship card has acted today"),
+            Field("has_chosen", help="has chosen at sunrise"),
+            Field("chosen", NUM_RANKS, help="per rank: its sunrise card (own seat only)"),
+            Field("doubloons", scale=80, help="doubloons"),
+            Field("score", scale=300, help="score track"),
+            Field("targets", NUM_RANKS, help="per rank: what the observer's open Gunner or sabre could hit here"),
+        ),
+        count=MAX_PLAYERS,
+        help="seat k: k seats to the observer's left (0: itself)",
+    ),
+    Block(
+        "shared",
+        (
+            Field("campaign", 3, help="one-hot"),
+            Field("day", DAYS, help="one-hot"),
+            Field("phase", 4, help="one-hot: sunrise, parrot, day, dusk"),
+            Field("decision", len(DECISIONS), help="one-hot open decision, ``rules.DECISIONS``"),
+            Field("picks_left", scale=2, help="dusk: tokens left to take for this card"),
+            Field("officer", help="dusk: the card took a Spanish officer"),
+            Field("booty_days", (DAYS, TOKENS), scale=6, help="per day and token type: the day's booty"),
+            Field("bag", TOKENS, scale=10, help="per token type: tokens in the bag"),
+            Field("undealt", NUM_RANKS, help="per rank: never dealt yet"),
+            Field("option_ranks", NUM_RANKS, help="per rank: the observer's open decision could pick it"),
+            Field("option_tokens", TOKENS, help="per token type: the open decision could take, keep or sell it"),
+        ),
+    ),
+)
 SEAT_AT, SEAT_SIZE = LAYOUT.blocks["seat"].at, LAYOUT.blocks["seat"].size
 SHARED_AT = LAYOUT.blocks["shared"].at
 OBSERVATION_SIZE = LAYOUT.size
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES[:4])}
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
-(_COLOUR, _HAND, _UNSEEN, _DISCARD, _DEN, _DEN_BOOTY, _SHIP, _ACTED, _HAS_CHOSEN, _CHOSEN, _DOUBLOONS, _SCORE,
- _TARGETS) = map(LAYOUT.offset, ("colour", "hand", "unseen", "discard", "den", "den_booty", "ship", "acted",
-                                 "has_chosen", "chosen", "doubloons", "score", "targets"))  # fmt: skip
-(_CAMPAIGN, _DAY, _PHASE, _DECISION, _PICKS_LEFT, _OFFICER, _BOOTY_DAYS, _BAG, _UNDEALT, _OPTION_RANKS,
- _OPTION_TOKENS) = map(LAYOUT.offset, ("campaign", "day", "phase", "decision", "picks_left", "officer",
-                                       "booty_days", "bag", "undealt", "option_ranks", "option_tokens"))  # fmt: skip
+(
+    _COLOUR,
+    _HAND,
+    _UNSEEN,
+    _DISCARD,
+    _DEN,
+    _DEN_BOOTY,
+    _SHIP,
+    _ACTED,
+    _HAS_CHOSEN,
+    _CHOSEN,
+    _DOUBLOONS,
+    _SCORE,
+    _TARGETS,
+) = map(
+    LAYOUT.offset,
+    (
+        "colour",
+        "hand",
+        "unseen",
+        "discard",
+        "den",
+        "den_booty",
+        "ship",
+        "acted",
+        "has_chosen",
+        "chosen",
+        "doubloons",
+        "score",
+        "targets",
+    ),
+)
+(
+    _CAMPAIGN,
+    _DAY,
+    _PHASE,
+    _DECISION,
+    _PICKS_LEFT,
+    _OFFICER,
+    _BOOTY_DAYS,
+    _BAG,
+    _UNDEALT,
+    _OPTION_RANKS,
+    _OPTION_TOKENS,
+) = map(
+    LAYOUT.offset,
+    (
+        "campaign",
+        "day",
+        "phase",
+        "decision",
+        "picks_left",
+        "officer",
+        "booty_days",
+        "bag",
+        "undealt",
+        "option_ranks",
+        "option_tokens",
+    ),
+)
 # the encoder divides by these (a division, as the layout declares it: bit-identical to the values read back)
-(_UNSEEN_SCALE, _DEN_BOOTY_SCALE, _DOUBLOONS_SCALE, _SCORE_SCALE, _PICKS_SCALE, _BOOTY_DAYS_SCALE,
- _BAG_SCALE) = map(LAYOUT.scale, ("unseen", "den_booty", "doubloons", "score", "picks_left", "booty_days",
-                                  "bag"))  # fmt: skip
+(_UNSEEN_SCALE, _DEN_BOOTY_SCALE, _DOUBLOONS_SCALE, _SCORE_SCALE, _PICKS_SCALE, _BOOTY_DAYS_SCALE, _BAG_SCALE) = map(
+    LAYOUT.scale, ("unseen", "den_booty", "doubloons", "score", "picks_left", "booty_days", "bag")
+)
 
 
 def encode(state: LibertaliaState, seat: int) -> np.ndarray:

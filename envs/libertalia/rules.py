@@ -63,11 +63,26 @@ FLOW_STEPS = 2 * CAMPAIGNS * DAYS * 4
 
 # Decisions (``pending[0]``) and the action kind each one takes.
 DECISIONS = ("play", "parrot", "recruit", "surgeon", "keep", "trade", "gunner", "booty", "sabre")
-_DECISION_PHASE = {"play": SUNRISE, "parrot": PARROT, "recruit": DAY, "surgeon": DAY, "keep": DAY, "trade": DAY,
-                   "gunner": DAY, "booty": DUSK, "sabre": DUSK}  # fmt: skip
+_DECISION_PHASE = {
+    "play": SUNRISE,
+    "parrot": PARROT,
+    "recruit": DAY,
+    "surgeon": DAY,
+    "keep": DAY,
+    "trade": DAY,
+    "gunner": DAY,
+    "booty": DUSK,
+    "sabre": DUSK,
+}
 # The day decisions: the ship card at the cursor that opens each one.
-_DECISION_RANK = {"parrot": Rank.PARROT, "recruit": Rank.RECRUITER, "surgeon": Rank.SURGEON, "keep": Rank.PREACHER,
-                  "trade": Rank.MERCHANT, "gunner": Rank.GUNNER}  # fmt: skip
+_DECISION_RANK = {
+    "parrot": Rank.PARROT,
+    "recruit": Rank.RECRUITER,
+    "surgeon": Rank.SURGEON,
+    "keep": Rank.PREACHER,
+    "trade": Rank.MERCHANT,
+    "gunner": Rank.GUNNER,
+}
 
 
 def booty_total(counts: list[int]) -> int:
@@ -540,8 +555,22 @@ class LibertaliaState(GameState):
         self.log.append([reader, text])
 
     # -- saving, copying, hidden information --------------------------------------
-    _LISTS = ("undealt", "hands", "chosen", "ship", "dens", "den_booty", "discards", "doubloons",
-              "score", "campaign_totals", "booty_days", "bag", "pending", "log")  # fmt: skip
+    _LISTS = (
+        "undealt",
+        "hands",
+        "chosen",
+        "ship",
+        "dens",
+        "den_booty",
+        "discards",
+        "doubloons",
+        "score",
+        "campaign_totals",
+        "booty_days",
+        "bag",
+        "pending",
+        "log",
+    )
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -563,11 +592,16 @@ class LibertaliaState(GameState):
         """A deep copy, without ``from_dict``'s validation: the position is already valid (searches clone at
         every simulation).  Every list field holds numbers, strings or lists of them."""
         return LibertaliaState(
-            num_players=self.num_players, campaign=self.campaign, day=self.day, phase=self.phase,
-            cursor=self.cursor, dusk_picks=self.dusk_picks, dusk_officer=self.dusk_officer,
+            num_players=self.num_players,
+            campaign=self.campaign,
+            day=self.day,
+            phase=self.phase,
+            cursor=self.cursor,
+            dusk_picks=self.dusk_picks,
+            dusk_officer=self.dusk_officer,
             hidden=[[HiddenGroup(list(g.members), g.in_hand, g.campaign) for g in groups] for groups in self.hidden],
             **{name: [x[:] if type(x) is list else x for x in getattr(self, name)] for name in self._LISTS},
-        )  # fmt: skip
+        )
 
     @classmethod
     def from_dict(cls, data: Any) -> LibertaliaState:
@@ -588,8 +622,11 @@ class LibertaliaState(GameState):
         ensure(self.day < DAYS or phase == OVER, "day", f"{self.day} is past the last day of a live campaign")
         dealt = set(range(1, NUM_RANKS + 1)) - set(self.undealt)
         ensure(len(dealt) + len(self.undealt) == NUM_RANKS, "undealt", "names a rank twice")
-        ensure(len(self.undealt) >= sum(DEAL_SIZES[self.campaign + 1 :]), "undealt",
-               f"{len(self.undealt)} ranks cannot deal the campaigns after campaign {self.campaign + 1}")  # fmt: skip
+        ensure(
+            len(self.undealt) >= sum(DEAL_SIZES[self.campaign + 1 :]),
+            "undealt",
+            f"{len(self.undealt)} ranks cannot deal the campaigns after campaign {self.campaign + 1}",
+        )
         for seat in range(n):
             cards = Tally()
             for name in ("hands", "dens", "discards"):
@@ -600,16 +637,25 @@ class LibertaliaState(GameState):
                 cards = getattr(self, name)[seat]
                 ensure(cards == sorted(cards), f"{name}[{seat}]", f"{cards} is not in rank order")
             chosen = self.chosen[seat]
-            ensure(not chosen or (phase == SUNRISE and chosen in self.hands[seat]), f"chosen[{seat}]",
-                   f"{chosen} is not a card of its hand chosen at sunrise")  # fmt: skip
+            ensure(
+                not chosen or (phase == SUNRISE and chosen in self.hands[seat]),
+                f"chosen[{seat}]",
+                f"{chosen} is not a card of its hand chosen at sunrise",
+            )
             for i, group in enumerate(self.hidden[seat]):
                 at = f"hidden[{seat}][{i}]"
                 members, hand = set(group.members), set(self.hands[seat])
                 ensure(group.members == sorted(members), at, f"{group.members} are not distinct ranks in order")
-                ensure(group.in_hand == len(members & hand) and 0 < group.in_hand < len(members), at,
-                       f"{group.in_hand} of {sorted(members)} in hand: not a group the table cannot tell")  # fmt: skip
-                ensure(group.campaign <= self.campaign and members <= dealt, at,
-                       f"campaign {group.campaign} or ranks {sorted(members - dealt)} not dealt yet")  # fmt: skip
+                ensure(
+                    group.in_hand == len(members & hand) and 0 < group.in_hand < len(members),
+                    at,
+                    f"{group.in_hand} of {sorted(members)} in hand: not a group the table cannot tell",
+                )
+                ensure(
+                    group.campaign <= self.campaign and members <= dealt,
+                    at,
+                    f"campaign {group.campaign} or ranks {sorted(members - dealt)} not dealt yet",
+                )
                 gone = members - hand  # the rest: in the discard pile this campaign, out of the game after it
                 pile = set(self.discards[seat])
                 if group.campaign == self.campaign and phase != OVER:
@@ -621,8 +667,11 @@ class LibertaliaState(GameState):
         ensure(len(set(ship_seats)) == len(ship_seats), "ship", "holds two cards of one seat")
         ensure(self.ship == sorted(self.ship, key=lambda c: self.ship_key(*c)), "ship", "is not in boarding order")
         ensure(phase not in (SUNRISE, OVER) or not self.ship, "ship", f"holds cards at {phase}")
-        ensure(phase not in (PARROT, DAY) or self.cursor <= len(self.ship), "cursor",
-               f"{self.cursor} is past the {len(self.ship)} ship cards")  # fmt: skip
+        ensure(
+            phase not in (PARROT, DAY) or self.cursor <= len(self.ship),
+            "cursor",
+            f"{self.cursor} is past the {len(self.ship)} ship cards",
+        )
         tokens = Tally()
         for name in ("bag", "den_booty", "booty_days"):
             rows = [getattr(self, name)] if name == "bag" else getattr(self, name)
@@ -645,8 +694,11 @@ class LibertaliaState(GameState):
             ensure(bool(ship) and ship[-1][0] == seat, "pending", f"seat {seat} has not the last card on the ship")
             ensure(self.dusk_picks >= (kind == "booty"), "dusk_picks", f"{self.dusk_picks} picks left for {kind!r}")
         else:
-            ensure(self.cursor < len(ship) and ship[self.cursor][0] == seat, "pending",
-                   f"seat {seat} has not the ship card at the cursor")  # fmt: skip
+            ensure(
+                self.cursor < len(ship) and ship[self.cursor][0] == seat,
+                "pending",
+                f"seat {seat} has not the ship card at the cursor",
+            )
             rank = ship[self.cursor][1]
             ensure(_DECISION_RANK[kind] == rank, "pending", f"{CHARACTERS[rank]} does not ask for {kind!r}")
         ensure(bool(self.legal_actions()), "pending", f"the open decision {self.pending!r} has no legal action")
@@ -683,32 +735,45 @@ MAX_LOG = 200  # lines in one day's log
 _RANK = Int(1, NUM_RANKS, "a rank")
 _CARDS = ListOf(_RANK, NUM_RANKS)
 _BOOTY = Fields(tuple((name, Int(0, k, f"a count of {name}")) for name, k in zip(BOOTY_NAMES, BAG, strict=True)))
-STATE = Record({
-    "game": Const("libertalia"),
-    "num_players": Int(2, MAX_PLAYERS, "a table of"),
-    "campaign": Int(0, CAMPAIGNS - 1, "a campaign"),
-    "day": Int(0, DAYS, "a day"),
-    "phase": OneOf(PHASES, "a phase:"),
-    "cursor": Int(0, MAX_PLAYERS, "a ship position"),
-    "dusk_picks": Int(-1, 2, "a number of picks (or -1)"),
-    "dusk_officer": Bool(),
-    "hidden": PerSeat(ListOf(Fields((("members", _CARDS), ("in_hand", Int(0, NUM_RANKS, "a number of cards")),
-                                     ("campaign", Int(0, CAMPAIGNS - 1, "a campaign")))), CAMPAIGNS)),
-    "undealt": _CARDS,
-    "hands": PerSeat(_CARDS),
-    "chosen": PerSeat(Int(0, NUM_RANKS, "a rank (or 0)")),
-    "ship": ListOf(Fields((("seat", Seat()), ("rank", _RANK))), MAX_PLAYERS),
-    "dens": PerSeat(_CARDS),
-    "den_booty": PerSeat(_BOOTY),
-    "discards": PerSeat(_CARDS),
-    "doubloons": PerSeat(Int(0, MAX_DOUBLOONS, "a number of doubloons")),
-    "score": PerSeat(Int(0, MAX_SCORE, "a score")),
-    "campaign_totals": ListOf(PerSeat(Int(0, MAX_SCORE, "a score")), CAMPAIGNS),
-    "booty_days": ListOf(_BOOTY, DAYS, min_len=DAYS),
-    "bag": _BOOTY,
-    "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", Seat())))),
-    "log": ListOf(Fields((("reader", Seat(-1)), ("text", Str()))), MAX_LOG),
-}, into=("num_players",))  # fmt: skip
+STATE = Record(
+    {
+        "game": Const("libertalia"),
+        "num_players": Int(2, MAX_PLAYERS, "a table of"),
+        "campaign": Int(0, CAMPAIGNS - 1, "a campaign"),
+        "day": Int(0, DAYS, "a day"),
+        "phase": OneOf(PHASES, "a phase:"),
+        "cursor": Int(0, MAX_PLAYERS, "a ship position"),
+        "dusk_picks": Int(-1, 2, "a number of picks (or -1)"),
+        "dusk_officer": Bool(),
+        "hidden": PerSeat(
+            ListOf(
+                Fields(
+                    (
+                        ("members", _CARDS),
+                        ("in_hand", Int(0, NUM_RANKS, "a number of cards")),
+                        ("campaign", Int(0, CAMPAIGNS - 1, "a campaign")),
+                    )
+                ),
+                CAMPAIGNS,
+            )
+        ),
+        "undealt": _CARDS,
+        "hands": PerSeat(_CARDS),
+        "chosen": PerSeat(Int(0, NUM_RANKS, "a rank (or 0)")),
+        "ship": ListOf(Fields((("seat", Seat()), ("rank", _RANK))), MAX_PLAYERS),
+        "dens": PerSeat(_CARDS),
+        "den_booty": PerSeat(_BOOTY),
+        "discards": PerSeat(_CARDS),
+        "doubloons": PerSeat(Int(0, MAX_DOUBLOONS, "a number of doubloons")),
+        "score": PerSeat(Int(0, MAX_SCORE, "a score")),
+        "campaign_totals": ListOf(PerSeat(Int(0, MAX_SCORE, "a score")), CAMPAIGNS),
+        "booty_days": ListOf(_BOOTY, DAYS, min_len=DAYS),
+        "bag": _BOOTY,
+        "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", Seat())))),
+        "log": ListOf(Fields((("reader", Seat(-1)), ("text", Str()))), MAX_LOG),
+    },
+    into=("num_players",),
+)
 
 
 def new_game(num_players: int, rng: np.random.Generator) -> LibertaliaState:

@@ -77,8 +77,7 @@ def _can_step(state: State, c: int) -> bool:
     """A last captain may step if it can spare a crew die, the Base is not next, and a ship is ahead."""
     if state.crews.crew[c] < 2 or state.progress[c] + 1 >= state.lap:
         return False
-    return any(state.position(o) > state.position(c) for o in range(state.captains)
-               if o != c and not state.is_out(o))  # fmt: skip
+    return any(state.position(o) > state.position(c) for o in range(state.captains) if o != c and not state.is_out(o))
 
 
 def legal_catchup(state: State, frame: CatchUp, seat: int) -> list[Action]:

@@ -102,8 +102,11 @@ class FinalBattle:
         return losers
 
     def to_dict(self) -> dict[str, Any]:
-        return {"crew": {str(s): c for s, c in self.crew.items()}, "rolling": list(self.rolling),
-                "battles": self.battles}  # fmt: skip
+        return {
+            "crew": {str(s): c for s, c in self.crew.items()},
+            "rolling": list(self.rolling),
+            "battles": self.battles,
+        }
 
 
 def _check_rolls(rolling: list[int], rolls: dict[int, int]) -> None:

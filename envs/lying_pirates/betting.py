@@ -48,8 +48,7 @@ class BettingRules:
     first_bid_cap: bool = True  # the first quantity may not exceed the captains in the game
 
     def to_dict(self) -> dict[str, Any]:
-        return {"wild": self.wild, "faces": list(self.faces), "exact": self.exact,
-                "first_bid_cap": self.first_bid_cap}  # fmt: skip
+        return {"wild": self.wild, "faces": list(self.faces), "exact": self.exact, "first_bid_cap": self.first_bid_cap}
 
     @classmethod
     def from_dict(cls, data: Any, path: str = "rules") -> BettingRules:
@@ -63,12 +62,14 @@ def _rising_faces(faces: list[int], path: str) -> None:
     ensure(faces == sorted(set(faces)), path, f"{faces} must be distinct faces in rising order")
 
 
-RULES = Record({
-    "wild": Int(1, 6, "a face"),
-    "faces": ListOf(Int(1, 6, "a face"), max_len=6, min_len=1),
-    "exact": Bool(),
-    "first_bid_cap": Bool(),
-})  # fmt: skip
+RULES = Record(
+    {
+        "wild": Int(1, 6, "a face"),
+        "faces": ListOf(Int(1, 6, "a face"), max_len=6, min_len=1),
+        "exact": Bool(),
+        "first_bid_cap": Bool(),
+    }
+)
 
 
 LYING_PIRATES = BettingRules()
@@ -102,15 +103,20 @@ class Outcome:
 
 _SEATS = ListOf(Int(0, MAX_CAPTAINS - 1, "a captain"), max_len=MAX_CAPTAINS)
 _SEAT_OR_NONE = Int(-1, MAX_CAPTAINS - 1, "a captain (or -1)")
-OUTCOME = Record({
-    "winners": _SEATS, "losers": _SEATS, "survivors": _SEATS,
-    "call": OneOf(("liar", "exact", "alone"), "a call:"),
-    "caller": _SEAT_OR_NONE, "bettor": _SEAT_OR_NONE,
-    "bet": Fields((("quantity", Int(0, MAX_DICE_IN_PLAY, "a quantity")), ("face", Int(0, 6, "a face")))),
-    "count": Int(0, MAX_DICE_IN_PLAY, "a count of dice"),
-    "correct": Bool(),
-    "wrong_exact": _SEAT_OR_NONE,
-})  # fmt: skip
+OUTCOME = Record(
+    {
+        "winners": _SEATS,
+        "losers": _SEATS,
+        "survivors": _SEATS,
+        "call": OneOf(("liar", "exact", "alone"), "a call:"),
+        "caller": _SEAT_OR_NONE,
+        "bettor": _SEAT_OR_NONE,
+        "bet": Fields((("quantity", Int(0, MAX_DICE_IN_PLAY, "a quantity")), ("face", Int(0, 6, "a face")))),
+        "count": Int(0, MAX_DICE_IN_PLAY, "a count of dice"),
+        "correct": Bool(),
+        "wrong_exact": _SEAT_OR_NONE,
+    }
+)
 
 
 def count_for(cups: dict[int, list[list[int]]], face: int, judged: int, rules: BettingRules) -> int:
@@ -213,16 +219,25 @@ class BettingRound:
             return
         previous = self.bids[-1][0]
         others = [s for s in self.bettors if s not in (caller, previous)]
-        self.outcome = Outcome([previous], [caller], others, "exact", caller, caller, (q, f), count, False,
-                               wrong_exact=caller)  # fmt: skip
+        self.outcome = Outcome(
+            [previous], [caller], others, "exact", caller, caller, (q, f), count, False, wrong_exact=caller
+        )
 
     def copy(self) -> BettingRound:
         """A deep copy, without ``from_dict``'s checks (searches copy a phase at every simulation)."""
         done = self.outcome
-        outcome = done and replace(done, winners=list(done.winners), losers=list(done.losers),
-                                   survivors=list(done.survivors))  # fmt: skip
-        return BettingRound({s: [list(d) for d in cup] for s, cup in self.cups.items()}, list(self.bettors),
-                            self.captains, self.rules, [list(b) for b in self.bids], self.turn, outcome)  # fmt: skip
+        outcome = done and replace(
+            done, winners=list(done.winners), losers=list(done.losers), survivors=list(done.survivors)
+        )
+        return BettingRound(
+            {s: [list(d) for d in cup] for s, cup in self.cups.items()},
+            list(self.bettors),
+            self.captains,
+            self.rules,
+            [list(b) for b in self.bids],
+            self.turn,
+            outcome,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -266,15 +281,21 @@ class BettingRound:
         ensure(len(set(bettors)) == len(bettors), where, f"{bettors} names a captain twice")
         for i, seat in enumerate(bettors):
             ensure(seat in self.cups, join(where, i), f"captain {seat} bets without a cup")
-        ensure(self.turn == len(self.bids) % len(bettors), join(path, "turn"),
-               f"{self.turn} is not the turn after {len(self.bids)} bids among {len(bettors)} bettors")  # fmt: skip
+        ensure(
+            self.turn == len(self.bids) % len(bettors),
+            join(path, "turn"),
+            f"{self.turn} is not the turn after {len(self.bids)} bids among {len(bettors)} bettors",
+        )
         last = None
         top = self.dice_in_play
         for i, (seat, q, f) in enumerate(self.bids):
             at = join(join(path, "bids"), i)
             ensure(seat == bettors[i % len(bettors)], join(at, "seat"), f"captain {seat} did not bet {i + 1}th")
-            ensure((q, f) in raises_after(self.rules, last, top, self.captains), at,
-                   f"{q}x{f} is not a bet that may follow {'the opening' if last is None else last}")  # fmt: skip
+            ensure(
+                (q, f) in raises_after(self.rules, last, top, self.captains),
+                at,
+                f"{q}x{f} is not a bet that may follow {'the opening' if last is None else last}",
+            )
             last = (q, f)
         if self.outcome is not None:
             self._check_outcome(join(path, "outcome"))
@@ -282,13 +303,19 @@ class BettingRound:
     def _check_outcome(self, path: str) -> None:
         o = self.outcome
         seats = o.winners + o.losers + o.survivors
-        ensure(sorted(seats) == sorted(self.bettors), path,
-               f"winners, losers and survivors {seats} must be the bettors {self.bettors}, each once")  # fmt: skip
+        ensure(
+            sorted(seats) == sorted(self.bettors),
+            path,
+            f"winners, losers and survivors {seats} must be the bettors {self.bettors}, each once",
+        )
         for name in ("caller", "bettor", "wrong_exact"):
             seat = getattr(o, name)
             ensure(seat == -1 or seat in self.bettors, join(path, name), f"{seat} is not a bettor")
-        ensure((o.call == "alone") == (len(self.bettors) == 1), join(path, "call"),
-               f"{o.call!r} with {len(self.bettors)} bettor(s)")  # fmt: skip
+        ensure(
+            (o.call == "alone") == (len(self.bettors) == 1),
+            join(path, "call"),
+            f"{o.call!r} with {len(self.bettors)} bettor(s)",
+        )
 
 
 def _die_face(die: list[int], path: str) -> None:
@@ -297,16 +324,26 @@ def _die_face(die: list[int], path: str) -> None:
 
 
 _DIE = Fields((("kind", Int(0, len(Die) - 1, "a die kind")), ("face", Int(0, 8, "a face"))), check=_die_face)
-ROUND = Record({
-    "cups": IntKeys(Int(0, MAX_CAPTAINS - 1, "a captain"), ListOf(_DIE, MAX_CUP), max_len=MAX_CAPTAINS),
-    "bettors": ListOf(Int(0, MAX_CAPTAINS - 1, "a captain"), max_len=MAX_CAPTAINS, min_len=1),
-    "captains": Int(1, MAX_CAPTAINS, "a number of captains"),
-    "rules": Built(BettingRules.from_dict),
-    "bids": ListOf(Fields((("seat", Int(0, MAX_CAPTAINS - 1, "a captain")), ("quantity", Int(1, MAX_DICE_IN_PLAY,
-                   "a quantity")), ("face", Int(1, 6, "a face")))), max_len=MAX_DICE_IN_PLAY * 6),
-    "turn": Int(0, MAX_CAPTAINS - 1, "a turn"),
-    "outcome": Maybe(Built(Outcome.from_dict)),
-})  # fmt: skip
+ROUND = Record(
+    {
+        "cups": IntKeys(Int(0, MAX_CAPTAINS - 1, "a captain"), ListOf(_DIE, MAX_CUP), max_len=MAX_CAPTAINS),
+        "bettors": ListOf(Int(0, MAX_CAPTAINS - 1, "a captain"), max_len=MAX_CAPTAINS, min_len=1),
+        "captains": Int(1, MAX_CAPTAINS, "a number of captains"),
+        "rules": Built(BettingRules.from_dict),
+        "bids": ListOf(
+            Fields(
+                (
+                    ("seat", Int(0, MAX_CAPTAINS - 1, "a captain")),
+                    ("quantity", Int(1, MAX_DICE_IN_PLAY, "a quantity")),
+                    ("face", Int(1, 6, "a face")),
+                )
+            ),
+            max_len=MAX_DICE_IN_PLAY * 6,
+        ),
+        "turn": Int(0, MAX_CAPTAINS - 1, "a turn"),
+        "outcome": Maybe(Built(Outcome.from_dict)),
+    }
+)
 
 
 _ICON_FACES = {BLANK: "-", COIN: "$", BOMB: "*"}  # the Mayor die's coin and bomb (Cities of Greed)

@@ -73,11 +73,16 @@ def _finish_betting(state: State) -> None:
         state.crews.gain(winner, 1)
     survivors = [c for c in everyone if c != winner and c not in losers]
     state.result = {"winner": winner, "losers": sorted(losers), "survivors": survivors}
-    state.reveal = {"cups": {str(c): cup for c, cup in state.betting.cups.items()}, "outcome": o.to_dict(),
-                    "bids": [list(b) for b in state.betting.bids]}  # fmt: skip
+    state.reveal = {
+        "cups": {str(c): cup for c, cup in state.betting.cups.items()},
+        "outcome": o.to_dict(),
+        "bids": [list(b) for b in state.betting.bids],
+    }
     state.next_excluded = [o.wrong_exact] if o.wrong_exact >= 0 else []
-    state.say(f"betting: {o.call} by C{o.caller} on {o.bet[0]}x{o.bet[1]} ({o.count} counted): "
-              f"winner C{winner}, losers {sorted(losers)}")  # fmt: skip
+    state.say(
+        f"betting: {o.call} by C{o.caller} on {o.bet[0]}x{o.bet[1]} ({o.count} counted): "
+        f"winner C{winner}, losers {sorted(losers)}"
+    )
     state.betting = None
     state.replace(SailPhase())
     for hook in state.hooks.after_betting:

@@ -98,8 +98,12 @@ def _crew_bonus(state: State, c: int) -> int:
 
 
 def _can_sabotage(state: State, c: int) -> bool:
-    return (has(state, c, "sabotage") and not state.ext["sabotaged"][c] and state.coins[c] >= SABOTAGE_COST
-            and any(not state.on_base(t) for t in state.alive_captains() if t != c))  # fmt: skip
+    return (
+        has(state, c, "sabotage")
+        and not state.ext["sabotaged"][c]
+        and state.coins[c] >= SABOTAGE_COST
+        and any(not state.on_base(t) for t in state.alive_captains() if t != c)
+    )
 
 
 def _sabotage_action(state: State, c: int) -> list[Action]:

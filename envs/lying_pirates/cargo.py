@@ -31,14 +31,11 @@ class Cargo(Frame):
     queue: list[list[int]]
 
 
-
-
 @dataclass
 class MayorReveal(Frame):
     """The Mayor die at the reveal: a coin, or a bomb (a cargo from a captain its holder chooses)."""
 
     first: ClassVar[str] = "mayor_reveal"
-
 
 
 # -- cargo: a coin, an action card or a crew die, the victim's choice ---------------------------------------

@@ -95,7 +95,6 @@ class InfluenceSetup(Frame):
     first: ClassVar[str] = "influence_setup"
 
 
-
 # -- setup: town cards under the tiles, designated towns, the first influence cards -------------------------
 def _town_cards_for(state: State, seat: int) -> tuple[int, list[int]]:
     """Whose set ``seat`` places from: its own, or (two players, own set used up) the Phantom's."""
@@ -176,8 +175,7 @@ def legal_first_return(state: State, frame: InfluenceSetup, seat: int) -> list[A
     return [("return_influence", k) for k in sorted(set(state.ext["influence"][seat]))]
 
 
-def on_first_return(state: State, frame: InfluenceSetup, seat: int, action: Action,
-                    rng: np.random.Generator) -> None:  # fmt: skip
+def on_first_return(state: State, frame: InfluenceSetup, seat: int, action: Action, rng: np.random.Generator) -> None:
     x = state.ext
     state.pending = []
     kind = action[1]
@@ -196,6 +194,9 @@ def register(hooks: Hooks) -> None:
 STAGES = {
     "town_place": (TownPlacing, next_town_placer, {"town_place": (legal_town_place, on_town_place)}),
     "town_choose": (TownChoosing, next_town_chooser, {"town_choose": (legal_town_choose, on_town_choose)}),
-    "influence_setup": (InfluenceSetup, next_influence_return,
-                        {"influence_return": (legal_first_return, on_first_return)}),
-}  # fmt: skip
+    "influence_setup": (
+        InfluenceSetup,
+        next_influence_return,
+        {"influence_return": (legal_first_return, on_first_return)},
+    ),
+}

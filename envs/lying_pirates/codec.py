@@ -257,94 +257,121 @@ PT_DICE, PT_FACES = ("P", "T"), ("O", "X")  # the Pirate / Treasure die and its 
 _SEAT_HELP = "seat k: k captains on from the observer (0: itself)"
 _CUP_SPECIALS = (len(SPECIALS), 7)  # per special die (pirate king, mermaid, cursed, ghost): its face, one-hot
 LAYOUT = Layout(
-    Block("seat", (
-        Field("present", help="the seat is at the table"),
-        Field("phantom", help="it is the Phantom (two players)"),
-        Field("position", MAX_SLOTS, help="one-hot: its slot on the map"),
-        Field("laps", scale=2, help="laps sailed (tiles sailed / the map's slots)"),
-        Field("home", help="back on the Base after a full lap"),
-        Field("coins", scale=20, help="coins"),
-        Field("crew", scale=10, help="crew dice"),
-        Field("specials", len(SPECIALS), help="per special die (pirate king, mermaid, cursed, ghost): it holds it"),
-        Field("hand_size", scale=10, help="action cards in hand"),
-        Field("known", KINDS, scale=3, help="per card kind: the cards the observer knows it holds (its own: the hand)"),
-        Field("tiles", len(WATERS), scale=9, help="unplaced tiles per water (safe, uncharted, treacherous)"),
-        Field("excluded", help="out of this Betting phase"),
-        Field("next_excluded", help="out of the next Betting phase"),
-        Field("used", 3, help="gold card, silver card, reroll used this round"),
-        Field("token", help="holds the Starting Captain token"),
-        Field("result", 3, help="one-hot: this round's winner, loser, survivor"),
-        Field("battling", help="in the battle being fought"),
-        Field("icon", 3, help="one-hot: its battle die (skull, dagger, swords)"),
-        Field("reveal", 6, scale=10, help="its cup at the last reveal: crew dice per face 1-6"),
-        Field("reveal_specials", _CUP_SPECIALS, help="its cup at the last reveal: each special die's face, one-hot"),
-        Field("final_crew", scale=20, help="its crew in the final battle"),
-    ), count=MAX_CAPTAINS, help=_SEAT_HELP),
-    Block("shared", (
-        Field("cup", 6, scale=10, help="own cup while betting: crew dice per face 1-6"),
-        Field("cup_specials", _CUP_SPECIALS, help="own cup: each special die's face, one-hot"),
-        Field("bets", (MAX_QUANTITY, BET_FACES, MAX_CAPTAINS),
-              help="every bet of this Betting phase, quantity x face 2-6: the seat that made it, one-hot"),
-        Field("last_quantity", scale=MAX_QUANTITY, help="the last bet's quantity"),
-        Field("last_face", BET_FACES, help="one-hot: the last bet's face 2-6"),
-        Field("in_play", scale=MAX_QUANTITY, help="dice in play"),
-        Field("phase", 5, help="one-hot: Betting, Sail, Action, final battle, other (none: over)"),
-        Field("decision", len(DECISIONS), help="one-hot: the open decision, ``rules.DECISIONS``"),
-        Field("reroll_die", 3, help="one-hot: the die a reroll is for (sail, Pirate / Treasure, battle)"),
-        Field("card", KINDS, help="one-hot: the card whose effect is being decided"),
-        Field("tile", BASE_TILES, help="one-hot: the tile whose effect is being decided"),
-        Field("sail_die", 2, help="one-hot: the sail die's face (1, 2)"),
-        Field("pt_die", 2, help="one-hot: the tile's die rolled (Pirate, Treasure)"),
-        Field("pt_face", 2, help="one-hot: its face (O, X)"),
-        Field("direction", help="the token turns clockwise"),
-        Field("map", (MAX_SLOTS, BASE_TILES), help="per slot: its tile, one-hot"),
-        Field("played", KINDS, scale=3, help="per card kind: played this round"),
-        Field("discard", KINDS, scale=5, help="per card kind: in the discard pile"),
-        Field("deck", scale=DECK_SIZE, help="cards in the deck"),
-        Field("picks", KINDS, scale=3, help="per card kind: own draft picks"),
-        Field("own_tiles", BASE_TILES, help="own unplaced tiles"),
-        Field("round", scale=30, help="the round"),
-    ), help="the table, and the observer's own cup, picks and tiles"),
-)  # fmt: skip
+    Block(
+        "seat",
+        (
+            Field("present", help="the seat is at the table"),
+            Field("phantom", help="it is the Phantom (two players)"),
+            Field("position", MAX_SLOTS, help="one-hot: its slot on the map"),
+            Field("laps", scale=2, help="laps sailed (tiles sailed / the map's slots)"),
+            Field("home", help="back on the Base after a full lap"),
+            Field("coins", scale=20, help="coins"),
+            Field("crew", scale=10, help="crew dice"),
+            Field("specials", len(SPECIALS), help="per special die (pirate king, mermaid, cursed, ghost): it holds it"),
+            Field("hand_size", scale=10, help="action cards in hand"),
+            Field(
+                "known", KINDS, scale=3, help="per card kind: the cards the observer knows it holds (its own: the hand)"
+            ),
+            Field("tiles", len(WATERS), scale=9, help="unplaced tiles per water (safe, uncharted, treacherous)"),
+            Field("excluded", help="out of this Betting phase"),
+            Field("next_excluded", help="out of the next Betting phase"),
+            Field("used", 3, help="gold card, silver card, reroll used this round"),
+            Field("token", help="holds the Starting Captain token"),
+            Field("result", 3, help="one-hot: this round's winner, loser, survivor"),
+            Field("battling", help="in the battle being fought"),
+            Field("icon", 3, help="one-hot: its battle die (skull, dagger, swords)"),
+            Field("reveal", 6, scale=10, help="its cup at the last reveal: crew dice per face 1-6"),
+            Field(
+                "reveal_specials", _CUP_SPECIALS, help="its cup at the last reveal: each special die's face, one-hot"
+            ),
+            Field("final_crew", scale=20, help="its crew in the final battle"),
+        ),
+        count=MAX_CAPTAINS,
+        help=_SEAT_HELP,
+    ),
+    Block(
+        "shared",
+        (
+            Field("cup", 6, scale=10, help="own cup while betting: crew dice per face 1-6"),
+            Field("cup_specials", _CUP_SPECIALS, help="own cup: each special die's face, one-hot"),
+            Field(
+                "bets",
+                (MAX_QUANTITY, BET_FACES, MAX_CAPTAINS),
+                help="every bet of this Betting phase, quantity x face 2-6: the seat that made it, one-hot",
+            ),
+            Field("last_quantity", scale=MAX_QUANTITY, help="the last bet's quantity"),
+            Field("last_face", BET_FACES, help="one-hot: the last bet's face 2-6"),
+            Field("in_play", scale=MAX_QUANTITY, help="dice in play"),
+            Field("phase", 5, help="one-hot: Betting, Sail, Action, final battle, other (none: over)"),
+            Field("decision", len(DECISIONS), help="one-hot: the open decision, ``rules.DECISIONS``"),
+            Field("reroll_die", 3, help="one-hot: the die a reroll is for (sail, Pirate / Treasure, battle)"),
+            Field("card", KINDS, help="one-hot: the card whose effect is being decided"),
+            Field("tile", BASE_TILES, help="one-hot: the tile whose effect is being decided"),
+            Field("sail_die", 2, help="one-hot: the sail die's face (1, 2)"),
+            Field("pt_die", 2, help="one-hot: the tile's die rolled (Pirate, Treasure)"),
+            Field("pt_face", 2, help="one-hot: its face (O, X)"),
+            Field("direction", help="the token turns clockwise"),
+            Field("map", (MAX_SLOTS, BASE_TILES), help="per slot: its tile, one-hot"),
+            Field("played", KINDS, scale=3, help="per card kind: played this round"),
+            Field("discard", KINDS, scale=5, help="per card kind: in the discard pile"),
+            Field("deck", scale=DECK_SIZE, help="cards in the deck"),
+            Field("picks", KINDS, scale=3, help="per card kind: own draft picks"),
+            Field("own_tiles", BASE_TILES, help="own unplaced tiles"),
+            Field("round", scale=30, help="the round"),
+        ),
+        help="the table, and the observer's own cup, picks and tiles",
+    ),
+)
 FULL_LAYOUT = Layout(
     *LAYOUT.blocks.values(),
-    Block("option_seat", (
-        Field("out", help="sunk (out of the game)"),
-        Field("designated", TOWN_N, help="one-hot: its designated town"),
-        Field("in_town", TOWN_N, help="one-hot: the town it is in"),
-        Field("influence_size", scale=10, help="influence cards in hand"),
-        Field("influence_used", help="played an influence card this round"),
-        Field("mayor", help="holds the Mayor die"),
-        Field("reveal_mayor", 4, help="one-hot: the Mayor die's face at the last reveal (1, coin, bomb, blank)"),
-        Field("captain", len(CAPTAINS), help="one-hot: its captain coaster"),
-        Field("sabotaged", help="Saboteur Sly's ability used"),
-        Field("town_cards", scale=TOWN_N, help="town cards left to slot"),
-    ), count=MAX_CAPTAINS, help=_SEAT_HELP),
-    Block("option_shared", (
-        Field("options", 4, help="on: the expansion, abilities, Merchant Ships, variant cards"),
-        Field("variants", len(VARIANTS), help="per variant card: in play"),
-        Field("option_decision", len(EXT_DECISIONS), help="one-hot: the open option decision, ``rules.EXT_DECISIONS``"),
-        Field("towns", (MAX_SLOTS, TOWN_N), help="per slot: the town under it, one-hot"),
-        Field("own_influence", INFLUENCE_N, scale=3, help="per influence card kind: own hand"),
-        Field("influence_discard", INFLUENCE_N, scale=3, help="per influence card kind: discarded"),
-        Field("influence_deck", scale=INFLUENCE_DECK, help="influence cards in the deck"),
-        Field("playing_card", INFLUENCE_N, help="one-hot: the influence card being played"),
-        Field("playing_town", TOWN_N, help="one-hot: its town"),
-        Field("map_new", (MAX_SLOTS, len(CITY_TILES)), help="per slot: its expansion tile, one-hot"),
-        Field("tile_new", len(CITY_TILES), help="one-hot: the expansion tile being resolved"),
-        Field("own_tiles_new", len(CITY_TILES), help="own unplaced expansion tiles"),
-        Field("cup_mayor", 4, help="one-hot: the Mayor die's face in the own cup"),
-        Field("merchant", MAX_SLOTS, help="one-hot: the Merchant Ship's slot"),
-        Field("navy", MAX_SLOTS, help="one-hot: the Navy Ship's slot"),
-        Field("encounter", 2, help="one-hot: the ship being met (Merchant, Navy)"),
-        Field("encounter_roll", 3, help="one-hot: the battle die rolled for it"),
-        Field("reroll_encounter", help="the reroll open is for that die"),
-        Field("drawn_cards", KINDS, scale=2, help="per card kind: own drawn cards waiting for \"keep one\""),
-        Field("drawn_influence", INFLUENCE_N, scale=2, help="the same for influence cards"),
-        Field("captains_free", len(CAPTAINS), help="per captain coaster: still free"),
-        Field("cargo_left", scale=3, help="cargo the captain losing it has still to lose"),
-    ), help="the options"),
-)  # fmt: skip
+    Block(
+        "option_seat",
+        (
+            Field("out", help="sunk (out of the game)"),
+            Field("designated", TOWN_N, help="one-hot: its designated town"),
+            Field("in_town", TOWN_N, help="one-hot: the town it is in"),
+            Field("influence_size", scale=10, help="influence cards in hand"),
+            Field("influence_used", help="played an influence card this round"),
+            Field("mayor", help="holds the Mayor die"),
+            Field("reveal_mayor", 4, help="one-hot: the Mayor die's face at the last reveal (1, coin, bomb, blank)"),
+            Field("captain", len(CAPTAINS), help="one-hot: its captain coaster"),
+            Field("sabotaged", help="Saboteur Sly's ability used"),
+            Field("town_cards", scale=TOWN_N, help="town cards left to slot"),
+        ),
+        count=MAX_CAPTAINS,
+        help=_SEAT_HELP,
+    ),
+    Block(
+        "option_shared",
+        (
+            Field("options", 4, help="on: the expansion, abilities, Merchant Ships, variant cards"),
+            Field("variants", len(VARIANTS), help="per variant card: in play"),
+            Field(
+                "option_decision", len(EXT_DECISIONS), help="one-hot: the open option decision, ``rules.EXT_DECISIONS``"
+            ),
+            Field("towns", (MAX_SLOTS, TOWN_N), help="per slot: the town under it, one-hot"),
+            Field("own_influence", INFLUENCE_N, scale=3, help="per influence card kind: own hand"),
+            Field("influence_discard", INFLUENCE_N, scale=3, help="per influence card kind: discarded"),
+            Field("influence_deck", scale=INFLUENCE_DECK, help="influence cards in the deck"),
+            Field("playing_card", INFLUENCE_N, help="one-hot: the influence card being played"),
+            Field("playing_town", TOWN_N, help="one-hot: its town"),
+            Field("map_new", (MAX_SLOTS, len(CITY_TILES)), help="per slot: its expansion tile, one-hot"),
+            Field("tile_new", len(CITY_TILES), help="one-hot: the expansion tile being resolved"),
+            Field("own_tiles_new", len(CITY_TILES), help="own unplaced expansion tiles"),
+            Field("cup_mayor", 4, help="one-hot: the Mayor die's face in the own cup"),
+            Field("merchant", MAX_SLOTS, help="one-hot: the Merchant Ship's slot"),
+            Field("navy", MAX_SLOTS, help="one-hot: the Navy Ship's slot"),
+            Field("encounter", 2, help="one-hot: the ship being met (Merchant, Navy)"),
+            Field("encounter_roll", 3, help="one-hot: the battle die rolled for it"),
+            Field("reroll_encounter", help="the reroll open is for that die"),
+            Field("drawn_cards", KINDS, scale=2, help='per card kind: own drawn cards waiting for "keep one"'),
+            Field("drawn_influence", INFLUENCE_N, scale=2, help="the same for influence cards"),
+            Field("captains_free", len(CAPTAINS), help="per captain coaster: still free"),
+            Field("cargo_left", scale=3, help="cargo the captain losing it has still to lose"),
+        ),
+        help="the options",
+    ),
+)
 OBSERVATION_SIZE, FULL_OBSERVATION_SIZE = LAYOUT.size, FULL_LAYOUT.size
 _LAYOUT_OF_SIZE = {LAYOUT.size: LAYOUT, FULL_LAYOUT.size: FULL_LAYOUT}
 
@@ -358,28 +385,98 @@ def view(obs: np.ndarray) -> View:
     """Named views over a ``lying_pirates_v0`` observation of either layout, told apart by its size."""
     layout = _LAYOUT_OF_SIZE.get(obs.shape[-1]) if obs.ndim else None
     if layout is None:
-        raise ValueError(f"a lying_pirates_v0 observation has {LAYOUT.size} values, or {FULL_LAYOUT.size} with "
-                         f"options on, not shape {obs.shape}")  # fmt: skip
+        raise ValueError(
+            f"a lying_pirates_v0 observation has {LAYOUT.size} values, or {FULL_LAYOUT.size} with "
+            f"options on, not shape {obs.shape}"
+        )
     return layout.view(obs)
 
 
 # Where each field starts (a seat field: in seat block 0; seat block k is k * _SEAT further on).
 _SEAT, _OPTION_SEAT = LAYOUT.blocks["seat"].size, FULL_LAYOUT.blocks["option_seat"].size
-(_PRESENT, _PHANTOM, _POSITION, _LAPS, _HOME, _COINS, _CREW, _SPECIALS, _HAND_SIZE, _KNOWN, _TILES, _EXCLUDED,
- _NEXT_EXCLUDED, _USED, _TOKEN, _RESULT, _BATTLING, _ICON, _REVEAL, _REVEAL_SPECIALS, _FINAL_CREW) = (
-    LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields
-)  # fmt: skip
-(_CUP, _CUP_SPECIALS_AT, _BETS, _LAST_QUANTITY, _LAST_FACE, _IN_PLAY, _PHASE, _DECISION, _REROLL_DIE, _CARD, _TILE,
- _SAIL_DIE, _PT_DIE, _PT_FACE, _DIRECTION, _MAP, _PLAYED, _DISCARD, _DECK, _PICKS, _OWN_TILES, _ROUND) = (
-    LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields
-)  # fmt: skip
-(_OUT, _DESIGNATED, _IN_TOWN, _INFLUENCE_SIZE, _INFLUENCE_USED, _MAYOR, _REVEAL_MAYOR, _CAPTAIN, _SABOTAGED,
- _TOWN_CARDS) = (FULL_LAYOUT.offset(f.name) for f in FULL_LAYOUT.blocks["option_seat"].fields)  # fmt: skip
-(_OPTIONS, _VARIANTS, _OPTION_DECISION, _TOWNS, _OWN_INFLUENCE, _INFLUENCE_DISCARD, _INFLUENCE_DECK, _PLAYING_CARD,
- _PLAYING_TOWN, _MAP_NEW, _TILE_NEW, _OWN_TILES_NEW, _CUP_MAYOR, _MERCHANT, _NAVY, _ENCOUNTER, _ENCOUNTER_ROLL,
- _REROLL_ENCOUNTER, _DRAWN_CARDS, _DRAWN_INFLUENCE, _CAPTAINS_FREE, _CARGO_LEFT) = (
-    FULL_LAYOUT.offset(f.name) for f in FULL_LAYOUT.blocks["option_shared"].fields
-)  # fmt: skip
+(
+    _PRESENT,
+    _PHANTOM,
+    _POSITION,
+    _LAPS,
+    _HOME,
+    _COINS,
+    _CREW,
+    _SPECIALS,
+    _HAND_SIZE,
+    _KNOWN,
+    _TILES,
+    _EXCLUDED,
+    _NEXT_EXCLUDED,
+    _USED,
+    _TOKEN,
+    _RESULT,
+    _BATTLING,
+    _ICON,
+    _REVEAL,
+    _REVEAL_SPECIALS,
+    _FINAL_CREW,
+) = (LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields)
+(
+    _CUP,
+    _CUP_SPECIALS_AT,
+    _BETS,
+    _LAST_QUANTITY,
+    _LAST_FACE,
+    _IN_PLAY,
+    _PHASE,
+    _DECISION,
+    _REROLL_DIE,
+    _CARD,
+    _TILE,
+    _SAIL_DIE,
+    _PT_DIE,
+    _PT_FACE,
+    _DIRECTION,
+    _MAP,
+    _PLAYED,
+    _DISCARD,
+    _DECK,
+    _PICKS,
+    _OWN_TILES,
+    _ROUND,
+) = (LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields)
+(
+    _OUT,
+    _DESIGNATED,
+    _IN_TOWN,
+    _INFLUENCE_SIZE,
+    _INFLUENCE_USED,
+    _MAYOR,
+    _REVEAL_MAYOR,
+    _CAPTAIN,
+    _SABOTAGED,
+    _TOWN_CARDS,
+) = (FULL_LAYOUT.offset(f.name) for f in FULL_LAYOUT.blocks["option_seat"].fields)
+(
+    _OPTIONS,
+    _VARIANTS,
+    _OPTION_DECISION,
+    _TOWNS,
+    _OWN_INFLUENCE,
+    _INFLUENCE_DISCARD,
+    _INFLUENCE_DECK,
+    _PLAYING_CARD,
+    _PLAYING_TOWN,
+    _MAP_NEW,
+    _TILE_NEW,
+    _OWN_TILES_NEW,
+    _CUP_MAYOR,
+    _MERCHANT,
+    _NAVY,
+    _ENCOUNTER,
+    _ENCOUNTER_ROLL,
+    _REROLL_ENCOUNTER,
+    _DRAWN_CARDS,
+    _DRAWN_INFLUENCE,
+    _CAPTAINS_FREE,
+    _CARGO_LEFT,
+) = (FULL_LAYOUT.offset(f.name) for f in FULL_LAYOUT.blocks["option_shared"].fields)
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 _OTHER_PHASE = len(PHASES)
 _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
@@ -458,8 +555,9 @@ def _seating(captains: int, seat: int) -> _Seating:
 _SEATINGS = {(n, seat): _seating(n, seat) for n in range(2, MAX_CAPTAINS + 1) for seat in range(n)}
 
 
-def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted: list[int], at: list[int],
-            values: list[float]) -> None:  # fmt: skip
+def _gather(
+    state: LyingPiratesState, seat: int, work: dict[type, Any], counted: list[int], at: list[int], values: list[float]
+) -> None:
     c_n = state.captains
     table = _SEATINGS[c_n, seat]
     base = table.base
@@ -509,8 +607,13 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
                 counted.append(base[c] + _ICON + rolls[c])
     if state.reveal:
         reveal_at = table.reveal
-        counted += [first + _DIE_AT[kind][face] for c, cup in state.reveal["cups"].items() for first in (reveal_at[c],)
-                    for kind, face in cup if kind != _MAYOR_DIE]  # fmt: skip
+        counted += [
+            first + _DIE_AT[kind][face]
+            for c, cup in state.reveal["cups"].items()
+            for first in (reveal_at[c],)
+            for kind, face in cup
+            if kind != _MAYOR_DIE
+        ]
     final = work.get(FinalBattle)
     if final:
         at += [b + _FINAL_CREW for b in base]
@@ -523,8 +626,10 @@ def _gather(state: LyingPiratesState, seat: int, work: dict[type, Any], counted:
             counted += [_CUP + _DIE_AT[kind][face] for kind, face in betting.cups[seat] if kind != _MAYOR_DIE]
         bids = betting.bids
         if bids:
-            counted += [_BETS + ((q - 1) * BET_FACES + f - LOWEST_FACE) * MAX_CAPTAINS + (who - seat) % c_n
-                        for who, q, f in bids]  # fmt: skip
+            counted += [
+                _BETS + ((q - 1) * BET_FACES + f - LOWEST_FACE) * MAX_CAPTAINS + (who - seat) % c_n
+                for who, q, f in bids
+            ]
             _, q, f = bids[-1]
             counted.append(_LAST_FACE + f - LOWEST_FACE)
             at.append(_LAST_QUANTITY)
@@ -579,8 +684,9 @@ def _mayor_face(cup: list[list[int]] | None) -> int:
     return -1
 
 
-def _gather_options(state: LyingPiratesState, seat: int, work: dict[type, Any], counted: list[int], at: list[int],
-                    values: list[float]) -> None:  # fmt: skip
+def _gather_options(
+    state: LyingPiratesState, seat: int, work: dict[type, Any], counted: list[int], at: list[int], values: list[float]
+) -> None:
     """The options' fields of ``seat``'s observation: only what that seat may know."""
     x = state.ext
     opts = x["options"]
@@ -629,8 +735,9 @@ def _gather_options(state: LyingPiratesState, seat: int, work: dict[type, Any], 
     reroll = work.get(Reroll)
     if reroll and reroll.die == "encounter":
         counted.append(_REROLL_ENCOUNTER)
-    counted += [_MAP_NEW + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots)
-                if t >= BASE_TILES]  # fmt: skip
+    counted += [
+        _MAP_NEW + slot * len(CITY_TILES) + t - BASE_TILES for slot, t in enumerate(state.slots) if t >= BASE_TILES
+    ]
     effect = work.get(Effect)
     if effect and effect.source == "tile":
         tile = state.slots[state.position(state.resolver)]

@@ -95,15 +95,38 @@ HAND_SIZE = {"base": 6, "extended": 7}
 # adds two safe, one uncharted and one treacherous tile to it (stand-in).
 FIRST_GAME = {
     "base": (
-        "Start/End", "Recruit Crew", "Steal a Crewmember", "Pirate King", "Caught by the Navy", "Gamble",
-        "Change of Wind", "Duel", "Fire your Cannons", "Mutiny", "Kraken", "Broken Compass",
+        "Start/End",
+        "Recruit Crew",
+        "Steal a Crewmember",
+        "Pirate King",
+        "Caught by the Navy",
+        "Gamble",
+        "Change of Wind",
+        "Duel",
+        "Fire your Cannons",
+        "Mutiny",
+        "Kraken",
+        "Broken Compass",
     ),
     "extended": (
-        "Start/End", "Recruit Crew", "Steal a Crewmember", "Pirate King", "Mermaid's Lagoon", "Treasure Cove",
-        "Caught by the Navy", "Gamble", "Change of Wind", "Duel", "Cursed Idol", "Fire your Cannons", "Mutiny",
-        "Kraken", "Whirlpool", "Broken Compass",
+        "Start/End",
+        "Recruit Crew",
+        "Steal a Crewmember",
+        "Pirate King",
+        "Mermaid's Lagoon",
+        "Treasure Cove",
+        "Caught by the Navy",
+        "Gamble",
+        "Change of Wind",
+        "Duel",
+        "Cursed Idol",
+        "Fire your Cannons",
+        "Mutiny",
+        "Kraken",
+        "Whirlpool",
+        "Broken Compass",
     ),
-}  # fmt: skip
+}
 
 GOLD, SILVER = "gold", "silver"
 MOVE, ATTACK, DEFEND = "move", "attack", "defend"
@@ -168,8 +191,14 @@ def needs_target(effects: tuple[tuple, ...]) -> bool:
 # -- Cities of Greed (expansion="cities_of_greed") ------------------------------------------------------------
 # The video names two of the seven towns (Eastport, the Abandoned Lighthouse); the other five are stand-ins.
 TOWNS: tuple[str, ...] = (
-    "Eastport", "Abandoned Lighthouse", "Port Royale", "Skull Rock", "Tortuga Bay", "Coral Keep", "Greedwater",
-)  # fmt: skip
+    "Eastport",
+    "Abandoned Lighthouse",
+    "Port Royale",
+    "Skull Rock",
+    "Tortuga Bay",
+    "Coral Keep",
+    "Greedwater",
+)
 TOWN_INDEX = {name: i for i, name in enumerate(TOWNS)}
 
 
@@ -212,8 +241,12 @@ CITY_TILES: tuple[Tile, ...] = (
 ALL_TILES: tuple[Tile, ...] = TILES + CITY_TILES  # indices 0-24 are the base tiles, as the base codec has them
 ALL_TILE_INDEX = {t.name: i for i, t in enumerate(ALL_TILES)}
 # With the expansion the first-game layouts take the new tiles in place of one base tile per water (stand-in).
-CITY_SWAPS = {"Steal a Crewmember": "Town Hall", "Gamble": "Smugglers' Market", "Broken Compass": "Pillaged Port",
-              "Treasure Cove": "Tax Office"}  # fmt: skip
+CITY_SWAPS = {
+    "Steal a Crewmember": "Town Hall",
+    "Gamble": "Smugglers' Market",
+    "Broken Compass": "Pillaged Port",
+    "Treasure Cove": "Tax Office",
+}
 
 
 # -- Captain abilities (abilities="dealt" or "chosen") ------------------------------------------------------------
@@ -234,9 +267,12 @@ CAPTAINS: tuple[Captain, ...] = (
     Captain("Brawler Bess", "wins_ties", "wins every tie of a battle she is tied in (for a loser: she is spared)"),
     Captain("Treasurer Tobias", "betting_bonus", "gains 1 more coin for winning a Betting phase"),
     Captain("Recruiter Rosa", "extra_recruit", "gains 1 more crew die whenever a tile or card gives her crew"),
-    Captain("Saboteur Sly", "sabotage",
-            "once per game, in a priority window: pay 2 coins, a captain off the Base loses a crew die"),
-)  # fmt: skip
+    Captain(
+        "Saboteur Sly",
+        "sabotage",
+        "once per game, in a priority window: pay 2 coins, a captain off the Base loses a crew die",
+    ),
+)
 CAPTAIN_INDEX = {c.ability: i for i, c in enumerate(CAPTAINS)}
 BIG_CUP = 12
 SABOTAGE_COST = 2
@@ -253,20 +289,30 @@ class Variant:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("Instant Death", "a captain can lose every die: that captain is out and the game goes on without it",
-            "named by the rulings; effect as the rulings say"),
+    Variant(
+        "Instant Death",
+        "a captain can lose every die: that captain is out and the game goes on without it",
+        "named by the rulings; effect as the rulings say",
+    ),
     Variant("Rich Harbour", "every captain starts with 4 coins, not 2", "stand-in"),
     Variant("Strong Winds", "the Betting phase's winner sails one tile more than the sail die", "stand-in"),
     Variant("Bounty", "each loser of a Betting phase pays its winner a coin (if they have one)", "stand-in"),
     Variant("Deep Pockets", "rerolls cost nothing (still once per round)", "stand-in"),
-    Variant("Supply Drop", "at the start of each Action phase every player with fewer than 2 cards draws one",
-            "stand-in"),
-    Variant("Pirate Code", "no \"exactly\" calls", "stand-in"),
-    Variant("Kraken Wakes", "at the end of each round every captain in treacherous waters loses a crew die",
-            "stand-in (the Kraken meeple the rulebook mentions)"),
-    Variant("Draw Two, Keep One", "buying an action or influence card draws two and keeps one, the other discarded",
-            "Cities of Greed's official variant card (video)"),
-)  # fmt: skip
+    Variant(
+        "Supply Drop", "at the start of each Action phase every player with fewer than 2 cards draws one", "stand-in"
+    ),
+    Variant("Pirate Code", 'no "exactly" calls', "stand-in"),
+    Variant(
+        "Kraken Wakes",
+        "at the end of each round every captain in treacherous waters loses a crew die",
+        "stand-in (the Kraken meeple the rulebook mentions)",
+    ),
+    Variant(
+        "Draw Two, Keep One",
+        "buying an action or influence card draws two and keeps one, the other discarded",
+        "Cities of Greed's official variant card (video)",
+    ),
+)
 VARIANT_INDEX = {v.name: i for i, v in enumerate(VARIANTS)}
 RICH_START_COINS = 4
 

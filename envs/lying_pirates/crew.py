@@ -128,17 +128,27 @@ class Crews:
         return excess
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"crew": list(self.crew), "holder": {str(d): s for d, s in self.holder.items()},
-                                "bag": self.bag}  # fmt: skip
+        data: dict[str, Any] = {
+            "crew": list(self.crew),
+            "holder": {str(d): s for d, s in self.holder.items()},
+            "bag": self.bag,
+        }
         if self.limits is not None or self.cursed_spare or self.mortal:
             # only games with options carry these: a base game's dict stays as it always was
-            data.update(limits=self.limits, cursed_spare=list(self.cursed_spare), mortal=self.mortal,
-                        out=list(self.out))  # fmt: skip
+            data.update(
+                limits=self.limits, cursed_spare=list(self.cursed_spare), mortal=self.mortal, out=list(self.out)
+            )
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Crews:
         limits = data.get("limits")
-        return cls(list(data["crew"]), {int(d): int(s) for d, s in data["holder"].items()}, int(data["bag"]),
-                   None if limits is None else [int(x) for x in limits], [int(s) for s in data.get("cursed_spare", [])],
-                   bool(data.get("mortal", False)), [int(s) for s in data.get("out", [])])  # fmt: skip
+        return cls(
+            list(data["crew"]),
+            {int(d): int(s) for d, s in data["holder"].items()},
+            int(data["bag"]),
+            None if limits is None else [int(x) for x in limits],
+            [int(s) for s in data.get("cursed_spare", [])],
+            bool(data.get("mortal", False)),
+            [int(s) for s in data.get("out", [])],
+        )

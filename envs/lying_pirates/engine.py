@@ -113,8 +113,10 @@ def check_table(table: Mapping[str, Stage]) -> None:
     for name, stage in table.items():
         first = table.get(stage.frame.first)
         if first is None or first.frame is not stage.frame:
-            raise AssertionError(f"stage {name!r}: its frame {stage.frame.__name__} starts at {stage.frame.first!r}, "
-                                 "not a stage of that frame")  # fmt: skip
+            raise AssertionError(
+                f"stage {name!r}: its frame {stage.frame.__name__} starts at {stage.frame.first!r}, "
+                "not a stage of that frame"
+            )
         unknown = set(stage.decisions) - ALL_DECISIONS
         if unknown:
             raise AssertionError(f"stage {name!r} opens decisions the codec does not know: {sorted(unknown)}")

@@ -196,8 +196,14 @@ class LyingPiratesGame(Game):
         *({"num_players": n, "abilities": "dealt", "slow": n != 3} for n in (3, 5)),
         *({"num_players": n, "variants": _ALL_VARIANTS, "slow": n not in (2, 4)} for n in (2, 3, 4, 5, 6)),
         *({"num_players": n, "merchant_ships": True, "slow": n != 4} for n in (2, 3, 4, 5, 6)),
-        {"num_players": 4, "expansion": "cities_of_greed", "abilities": "chosen", "variants": _ALL_VARIANTS,
-         "merchant_ships": True, "draft": True},
+        {
+            "num_players": 4,
+            "expansion": "cities_of_greed",
+            "abilities": "chosen",
+            "variants": _ALL_VARIANTS,
+            "merchant_ships": True,
+            "draft": True,
+        },
     )
 
     def __init__(self, **defaults: Any) -> None:
@@ -219,9 +225,11 @@ class LyingPiratesGame(Game):
         return new_game(num_players, rng, **options)
 
     def _layout_error(self, options: dict[str, Any]) -> str:
-        return (f"{self.name} made with options {self.defaults or 'none'} has the spaces of "
-                f"{'a game with options' if self.full else 'the base game'}; a game with options {options} for "
-                f"any number of players needs an env made with them")  # fmt: skip
+        return (
+            f"{self.name} made with options {self.defaults or 'none'} has the spaces of "
+            f"{'a game with options' if self.full else 'the base game'}; a game with options {options} for "
+            f"any number of players needs an env made with them"
+        )
 
     def state_from_dict(self, data: dict[str, Any]) -> LyingPiratesState:
         state = LyingPiratesState.from_dict(data)

@@ -1,11 +1,11 @@
 """The final battle of the captains back on the Base together.
 
-    final_start       each finalist's crew: its dice, every special counting two (no limit)
-    final_buy         in turn, each may buy crew dice at two coins each
-    final_roll        everyone in the battle rolls; a window (``Window`` of kind "final") opens in
-                      which each may reroll (a coin) and play one final-battle card a battle
-    final_after_card  a card may knock captains out, and end the battle being fought
-    final_resolve     skulls (or the worst roll) lose a die; the last captain with crew wins
+final_start       each finalist's crew: its dice, every special counting two (no limit)
+final_buy         in turn, each may buy crew dice at two coins each
+final_roll        everyone in the battle rolls; a window (``Window`` of kind "final") opens in
+                  which each may reroll (a coin) and play one final-battle card a battle
+final_after_card  a card may knock captains out, and end the battle being fought
+final_resolve     skulls (or the worst roll) lose a die; the last captain with crew wins
 """
 
 from __future__ import annotations

@@ -36,7 +36,6 @@ class Influence(Frame):
     town: int = -1
 
 
-
 # -- where captains are ------------------------------------------------------------------------------
 def town_of(state: State, c: int) -> int:
     """The town under the tile ``c``'s ship is on (-1 on the Base or before towns are placed)."""
@@ -177,6 +176,12 @@ def register(hooks: Hooks) -> None:
 
 
 STAGES = {
-    "influence": (Influence, next_influence_choice, {"influence_town": (legal_influence_town, on_influence_town),
-                                                     "influence_mode": (legal_influence_mode, on_influence_mode)}),
-}  # fmt: skip
+    "influence": (
+        Influence,
+        next_influence_choice,
+        {
+            "influence_town": (legal_influence_town, on_influence_town),
+            "influence_mode": (legal_influence_mode, on_influence_mode),
+        },
+    ),
+}

@@ -34,8 +34,12 @@ def phantom_catches(state: State, before: list[int]) -> None:
     ph = state.phantom
     start = max(before[ph], state.lap)
     travelled = state.progress[ph] - start
-    caught = [p for p in state.players() if state.progress[p] < state.lap  # a ship back home is safe
-              and 0 < (before[p] - start) % state.lap <= travelled - (state.progress[p] - before[p])]  # fmt: skip
+    caught = [
+        p
+        for p in state.players()
+        if state.progress[p] < state.lap  # a ship back home is safe
+        and 0 < (before[p] - start) % state.lap <= travelled - (state.progress[p] - before[p])
+    ]
     if len(caught) == 2:
         state.say("the Phantom catches both ships and sinks them: the Phantom wins")
         state.end([state.phantom])

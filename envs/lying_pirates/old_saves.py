@@ -72,8 +72,7 @@ def _stack(old: dict[str, Any], stage: str) -> list[dict[str, Any]]:
         return [*_stack(old, r["then"]), _frame("reroll", queue=r["queue"], die=r["die"])]
     if stage in ("battle_roll", "battle_resolve"):
         b = old["battle"]
-        battle = _frame(stage, rolling=b["rolling"], looking_for=b["looking_for"], rolls=b["rolls"],
-                        result=b["result"])  # fmt: skip
+        battle = _frame(stage, rolling=b["rolling"], looking_for=b["looking_for"], rolls=b["rolls"], result=b["result"])
         return [*_stack(old, b["then"]), battle]
     if stage in ("effect", "phantom_target", "effect_battle"):
         return _effect(old, "after_battle" if stage == "effect_battle" else stage)
@@ -86,8 +85,11 @@ def _stack(old: dict[str, Any], stage: str) -> list[dict[str, Any]]:
         return [*below, _frame("keep_one", seat=d["seat"], what=d["what"], cards=d["cards"])]
     if stage == "cargo":
         c = _ext(old)["cargo"]
-        below = {"effect": lambda: _stack(old, "effect"), "window": lambda: _stack(old, "window"),
-                 "sail": lambda: [_frame("sail")]}[c["then"]]()  # fmt: skip
+        below = {
+            "effect": lambda: _stack(old, "effect"),
+            "window": lambda: _stack(old, "window"),
+            "sail": lambda: [_frame("sail")],
+        }[c["then"]]()
         return [*below, _frame("cargo", queue=c["queue"])]
     if stage in ("captain", "place", "town_place", "town_choose", "influence_setup", "draft"):
         return _setup(old)
@@ -98,8 +100,15 @@ def _final(old: dict[str, Any], stage: str) -> dict[str, Any]:
     f = old["final"]
     if f is None:
         return _frame(stage)
-    return _frame(stage, crew=f["crew"], rolling=f["rolling"], battles=f["battles"], buying=f["buying"],
-                  rolls=f["rolls"], used=f["used"])  # fmt: skip
+    return _frame(
+        stage,
+        crew=f["crew"],
+        rolling=f["rolling"],
+        battles=f["battles"],
+        buying=f["buying"],
+        rolls=f["rolls"],
+        used=f["used"],
+    )
 
 
 def _effect(old: dict[str, Any], stage: str) -> list[dict[str, Any]]:
@@ -115,9 +124,17 @@ def _effect(old: dict[str, Any], stage: str) -> list[dict[str, Any]]:
 
 def _effect_frame(old: dict[str, Any], stage: str) -> dict[str, Any]:
     e = old["effect"]
-    return _frame(stage, actor=e["actor"], effects=e["effects"], source=e["source"], card=e["card"],
-                  index=e["index"], target=e["target"], reacted=bool(e.get("reacted")),
-                  after_battle=e.get("after_battle"))  # fmt: skip
+    return _frame(
+        stage,
+        actor=e["actor"],
+        effects=e["effects"],
+        source=e["source"],
+        card=e["card"],
+        index=e["index"],
+        target=e["target"],
+        reacted=bool(e.get("reacted")),
+        after_battle=e.get("after_battle"),
+    )
 
 
 def _setup(old: dict[str, Any]) -> list[dict[str, Any]]:
@@ -148,8 +165,15 @@ def _left_over(old: dict[str, Any]) -> list[dict[str, Any]]:
         frames.append(_final(old, "final_resolve"))
     if old["battle"] is not None:
         b = old["battle"]
-        frames.append(_frame("battle_resolve", rolling=b["rolling"], looking_for=b["looking_for"], rolls=b["rolls"],
-                             result=b["result"]))  # fmt: skip
+        frames.append(
+            _frame(
+                "battle_resolve",
+                rolling=b["rolling"],
+                looking_for=b["looking_for"],
+                rolls=b["rolls"],
+                result=b["result"],
+            )
+        )
     if old["effect"] is not None:
         frames.append(_effect_frame(old, "effect"))
     if old["reroll"] is not None:

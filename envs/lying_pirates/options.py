@@ -35,8 +35,9 @@ def check_options(expansion: str | None, abilities: str | None, variants: Any, m
 
 def has_options(options: dict[str, Any]) -> bool:
     """Whether setup ``options`` turn on anything beyond the base game (expansion, abilities, variants, ships)."""
-    return bool(options.get("expansion") or options.get("abilities") or options.get("variants")
-                or options.get("merchant_ships"))  # fmt: skip
+    return bool(
+        options.get("expansion") or options.get("abilities") or options.get("variants") or options.get("merchant_ships")
+    )
 
 
 def hooks_for(ext: dict[str, Any] | None) -> Hooks:
@@ -53,4 +54,3 @@ def hooks_for(ext: dict[str, Any] | None) -> Hooks:
     if options["merchant_ships"]:
         merchants.register(hooks)
     return hooks
-

@@ -19,8 +19,10 @@ def name(state: LyingPiratesState, c: int) -> str:
 def render_state(state: LyingPiratesState, seat: int | None) -> str:
     view = "all" if seat is None else name(state, seat)
     arrow = "clockwise" if state.direction > 0 else "counterclockwise"
-    lines = [f"Lying Pirates - round {state.round_no}, {state.phase} ({state.stage}) - view: {view}",
-             f"Starting Captain: {name(state, state.token)}, {arrow}"]  # fmt: skip
+    lines = [
+        f"Lying Pirates - round {state.round_no}, {state.phase} ({state.stage}) - view: {view}",
+        f"Starting Captain: {name(state, state.token)}, {arrow}",
+    ]
     if state.pending:
         lines.append(f"to decide: {name(state, state.pending[1])} - {state.pending[0]}")
     for slot, tile in enumerate(state.slots):
@@ -32,7 +34,9 @@ def render_state(state: LyingPiratesState, seat: int | None) -> str:
         specials = ", ".join(DIE_NAMES[d] for d in state.crews.specials(c))
         lines.append(
             f"{name(state, c):>7}: lap {state.progress[c]}/{state.lap}, coins {state.coins[c]}, "
-            f"crew {state.crews.crew[c]}" + (f" + {specials}" if specials else "") + f", cards {len(state.hands[c])}"
+            f"crew {state.crews.crew[c]}"
+            + (f" + {specials}" if specials else "")
+            + f", cards {len(state.hands[c])}"
             + (" (out of this betting)" if c in state.excluded else "")
         )
     if state.betting is not None:

@@ -24,8 +24,19 @@ REROLL_COST = 1
 GOLD_USED, SILVER_USED, REROLL_USED = 0, 1, 2
 DECISIONS = ("place", "draft", "bet", "reroll", "window", "target", "react", "catchup", "buy_crew", "final")
 # Decisions only the options bring (the base observation's one-hot stays on DECISIONS).
-EXT_DECISIONS = ("captain", "town_place", "town_choose", "influence_return", "influence_town", "influence_mode",
-                 "cargo", "bomb", "card_return", "merchant", "loot")  # fmt: skip
+EXT_DECISIONS = (
+    "captain",
+    "town_place",
+    "town_choose",
+    "influence_return",
+    "influence_town",
+    "influence_mode",
+    "cargo",
+    "bomb",
+    "card_return",
+    "merchant",
+    "loot",
+)
 ALL_DECISIONS = frozenset(DECISIONS + EXT_DECISIONS)
 NO_EXACT = BettingRules(exact=False)  # the "Pirate Code" variant card
 SUNK_PENALTY = 100  # a sunk captain's score: tiles sailed less this, below every ship still sailing

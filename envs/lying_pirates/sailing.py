@@ -1,12 +1,12 @@
 """The Sail phase, step by step.
 
-    sail          the Betting phase's winner takes a coin and the token; the sail die is rolled (reroll)
-    sail_window   a priority window before the ships move
-    move          the winner and the survivors sail; two or more battle for the tile (battle_won)
-    tile          the tile's Pirate or Treasure die is rolled (reroll)
-    tile_effect   the tile's effects for the captain who resolves it
-    after_tile    what the options do after the tile (a Merchant or Navy ship met)
-    end_of_sail   a ship home wins, two or more fight the final battle; else the Action phase
+sail          the Betting phase's winner takes a coin and the token; the sail die is rolled (reroll)
+sail_window   a priority window before the ships move
+move          the winner and the survivors sail; two or more battle for the tile (battle_won)
+tile          the tile's Pirate or Treasure die is rolled (reroll)
+tile_effect   the tile's effects for the captain who resolves it
+after_tile    what the options do after the tile (a Merchant or Navy ship met)
+end_of_sail   a ship home wins, two or more fight the final battle; else the Action phase
 """
 
 from __future__ import annotations

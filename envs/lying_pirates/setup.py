@@ -31,10 +31,16 @@ from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 
 def new_game(
-    num_players: int, rng: np.random.Generator, map: str = "base", map_setup: str = "first_game",
-    draft: bool = False, expansion: str | None = None, abilities: str | None = None, variants: Any = (),
+    num_players: int,
+    rng: np.random.Generator,
+    map: str = "base",
+    map_setup: str = "first_game",
+    draft: bool = False,
+    expansion: str | None = None,
+    abilities: str | None = None,
+    variants: Any = (),
     merchant_ships: bool = False,
-) -> LyingPiratesState:  # fmt: skip
+) -> LyingPiratesState:
     """Seat the captains, build the map, deal crews, coins and cards; then the options' setup."""
     variants = check_options(expansion, abilities, variants, merchant_ships)
     if map not in MAP_WATERS:
@@ -44,12 +50,17 @@ def new_game(
     n = num_players
     captain_count = n + 1 if n == 2 else n
     state = LyingPiratesState(
-        num_players=n, captains=captain_count, phantom=n if n == 2 else -1, map_name=map,
-        progress=[0] * captain_count, crews=Crews.start(captain_count),
+        num_players=n,
+        captains=captain_count,
+        phantom=n if n == 2 else -1,
+        map_name=map,
+        progress=[0] * captain_count,
+        crews=Crews.start(captain_count),
         coins=[RICH_START_COINS if "Rich Harbour" in variants else START_COINS] * captain_count,
-        hands=[[] for _ in range(captain_count)], used=[[False, False, False] for _ in range(captain_count)],
+        hands=[[] for _ in range(captain_count)],
+        used=[[False, False, False] for _ in range(captain_count)],
         known=[[[0] * len(CARDS) for _ in range(captain_count)] for _ in range(n)],
-    )  # fmt: skip
+    )
     size = HAND_SIZE[map]
     deck = [k for k, card in enumerate(CARDS) for _ in range(card.count)]
     if state.phantom >= 0:
@@ -81,8 +92,12 @@ def new_game(
         # placing the Base was the holder's turn: the next tile is placed by the next player clockwise
         placing = Placing(dealt, order, 1)
     if expansion or abilities or variants or merchant_ships:
-        options = {"expansion": expansion, "abilities": abilities, "variants": variants,
-                   "merchant_ships": merchant_ships}  # fmt: skip
+        options = {
+            "expansion": expansion,
+            "abilities": abilities,
+            "variants": variants,
+            "merchant_ships": merchant_ships,
+        }
         state.ext = {"options": options, **captains.new_coasters(state, rng, abilities)}
         state.ext.update(merchants.new_ships(state, rng) if merchant_ships else {"merchant": -1, "navy": -1})
         if expansion:

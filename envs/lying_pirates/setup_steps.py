@@ -35,8 +35,12 @@ def next_placer(state: State, p: Placing, rng: np.random.Generator) -> None:
 
 def legal_place(state: State, p: Placing, seat: int) -> list[Action]:
     waters = MAP_WATERS[state.map_name]
-    return [("place", t, s) for t in p.tiles[seat] for s, slot in enumerate(state.slots)
-            if slot < 0 and waters[s] == ALL_TILES[t].water]  # fmt: skip
+    return [
+        ("place", t, s)
+        for t in p.tiles[seat]
+        for s, slot in enumerate(state.slots)
+        if slot < 0 and waters[s] == ALL_TILES[t].water
+    ]
 
 
 def on_place(state: State, p: Placing, seat: int, action: Action, rng: np.random.Generator) -> None:

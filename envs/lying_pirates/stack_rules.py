@@ -75,13 +75,26 @@ SETUP_FRAMES = (Draft, InfluenceSetup, TownChoosing, TownPlacing, Placing, Capta
 # The frames a frame may stand on, at the stage that frame waits at while the one above works (a phase
 # frame stands on none: it is the bottom of the stack).
 ABOVE: dict[type[Frame], tuple[tuple[type[Frame], str], ...]] = {
-    Reroll: ((SailPhase, "sail_window"), (SailPhase, "tile_effect"), (Battle, "battle_resolve"),
-             (Encounter, "raid_result"), (Encounter, "navy_result")),
-    Battle: ((SailPhase, "battle_won"), (Effect, "after_battle"), (Effect, "phantom_target"),
-             (MayorReveal, "bomb_battle")),
+    Reroll: (
+        (SailPhase, "sail_window"),
+        (SailPhase, "tile_effect"),
+        (Battle, "battle_resolve"),
+        (Encounter, "raid_result"),
+        (Encounter, "navy_result"),
+    ),
+    Battle: (
+        (SailPhase, "battle_won"),
+        (Effect, "after_battle"),
+        (Effect, "phantom_target"),
+        (MayorReveal, "bomb_battle"),
+    ),
     Window: ((SailPhase, "move"), (CatchUp, "catchup"), (FinalBattle, "final_resolve")),
-    Effect: ((Window, "window"), (ActionPhase, "action_window"), (SailPhase, "after_tile"),
-             (FinalAfterCard, "final_after_card")),
+    Effect: (
+        (Window, "window"),
+        (ActionPhase, "action_window"),
+        (SailPhase, "after_tile"),
+        (FinalAfterCard, "final_after_card"),
+    ),
     FinalAfterCard: ((Window, "final_window"),),
     Cargo: ((Effect, "effect"), (Window, "window"), (SailPhase, "sail")),
     KeepOne: ((Window, "window"), (SailPhase, "end_of_sail")),
@@ -94,15 +107,21 @@ ABOVE: dict[type[Frame], tuple[tuple[type[Frame], str], ...]] = {
     TownPlacing: ((TownChoosing, "town_choose"),),
     Placing: ((BettingPhase, "betting"), (Draft, "draft"), (TownPlacing, "town_place")),
     CaptainChoice: ((BettingPhase, "betting"), (Draft, "draft"), (TownPlacing, "town_place"), (Placing, "place")),
-}  # fmt: skip
+}
 # The frame at the bottom of the stack, at the stages it waits at (or decides at), and the phase then.
 BOTTOM: dict[tuple[type[Frame], str], str] = {
-    (BettingPhase, "betting"): "betting", (BettingPhase, "bet"): "betting", (SailPhase, "sail"): "betting",
-    **{(SailPhase, s): "sail" for s in ("sail_window", "move", "battle_won", "tile_effect", "after_tile",
-                                        "end_of_sail")},
-    (ActionPhase, "action_window"): "action", (CatchUp, "catchup"): "action",
-    (FinalBattle, "final_buy"): "final", (FinalBattle, "final_resolve"): "final",
-}  # fmt: skip
+    (BettingPhase, "betting"): "betting",
+    (BettingPhase, "bet"): "betting",
+    (SailPhase, "sail"): "betting",
+    **{
+        (SailPhase, s): "sail"
+        for s in ("sail_window", "move", "battle_won", "tile_effect", "after_tile", "end_of_sail")
+    },
+    (ActionPhase, "action_window"): "action",
+    (CatchUp, "catchup"): "action",
+    (FinalBattle, "final_buy"): "final",
+    (FinalBattle, "final_resolve"): "final",
+}
 
 
 def _option_of(kind: type[Frame], frame: Frame, options: dict[str, Any]) -> str | None:
@@ -111,8 +130,9 @@ def _option_of(kind: type[Frame], frame: Frame, options: dict[str, Any]) -> str 
         return "the Cities of Greed expansion"
     if kind is CaptainChoice and options["abilities"] != "chosen":
         return "chosen captain coasters"
-    if kind is KeepOne and ("Draw Two, Keep One" not in options["variants"]
-                            or (frame.what == "influence" and not options["expansion"])):  # fmt: skip
+    if kind is KeepOne and (
+        "Draw Two, Keep One" not in options["variants"] or (frame.what == "influence" and not options["expansion"])
+    ):
         return 'the "Draw Two, Keep One" variant card'
     if kind is Encounter and not options["merchant_ships"]:
         return "Merchant Ships"
@@ -134,17 +154,26 @@ def check_stack(state: State) -> None:
     ensure(phase is not None, "stack[0]", f"a {type(bottom).__name__} at {bottom.stage!r} is no phase of a round")
     ensure(state.phase == phase, "phase", f"{state.phase!r} while the {type(bottom).__name__} is at {bottom.stage!r}")
     for i, (below, frame) in enumerate(pairwise(stack), 1):
-        ensure((type(below), below.stage) in ABOVE.get(type(frame), ()), join("stack", i),
-               f"a {type(frame).__name__} does not stand on a {type(below).__name__} at {below.stage!r}")  # fmt: skip
+        ensure(
+            (type(below), below.stage) in ABOVE.get(type(frame), ()),
+            join("stack", i),
+            f"a {type(frame).__name__} does not stand on a {type(below).__name__} at {below.stage!r}",
+        )
     setup = any(type(f) in SETUP_FRAMES for f in stack)
     ensure(setup == (state.round_no == 0), "round_no", f"round {state.round_no} {'during' if setup else 'after'} setup")
-    ensure((state.betting is not None) == (type(bottom) is BettingPhase and bottom.stage == "bet"), "betting",
-           "bets are open exactly while the Betting phase is at \"bet\"")  # fmt: skip
+    ensure(
+        (state.betting is not None) == (type(bottom) is BettingPhase and bottom.stage == "bet"),
+        "betting",
+        'bets are open exactly while the Betting phase is at "bet"',
+    )
     if state.betting is not None:
         _check_betting(state)
     sail_stage = bottom.stage if type(bottom) is SailPhase else ""
-    ensure(state.pt is None or sail_stage in ("tile_effect", "after_tile", "end_of_sail"), "pt",
-           "the Pirate or Treasure die is rolled for the tile being resolved")  # fmt: skip
+    ensure(
+        state.pt is None or sail_stage in ("tile_effect", "after_tile", "end_of_sail"),
+        "pt",
+        "the Pirate or Treasure die is rolled for the tile being resolved",
+    )
     if sail_stage in ("tile_effect", "after_tile", "end_of_sail"):
         ensure(state.resolver >= 0, "resolver", "a captain resolves the tile")
     for i, frame in enumerate(stack):
@@ -153,8 +182,11 @@ def check_stack(state: State) -> None:
         FRAME_CHECKS[type(frame)](state, frame, below, above, join("stack", i))
     top = stack[-1]
     expected = _asked(state, top, join("stack", len(stack) - 1))
-    ensure(state.pending == expected, "pending", f"{state.pending} is not the decision the {type(top).__name__} "
-                                                 f"at {top.stage!r} asks ({expected})")  # fmt: skip
+    ensure(
+        state.pending == expected,
+        "pending",
+        f"{state.pending} is not the decision the {type(top).__name__} at {top.stage!r} asks ({expected})",
+    )
 
 
 def _check_betting(state: State) -> None:
@@ -175,8 +207,11 @@ def _check_betting(state: State) -> None:
     want = state.turn_order(start, bettors)
     ensure(b.bettors == want, "betting.bettors", f"the bettors are {want}, in turn order from the token")
     if state.phantom in b.bettors:
-        ensure(bool(state.excluded) and state.excluded[0] < state.num_players, "excluded",
-               "the Phantom's bets are taken by the player out of the phase")  # fmt: skip
+        ensure(
+            bool(state.excluded) and state.excluded[0] < state.num_players,
+            "excluded",
+            "the Phantom's bets are taken by the player out of the phase",
+        )
 
 
 # -- each kind of frame, against the state ----------------------------------------------------------------------
@@ -194,8 +229,11 @@ def _check_reroll(state: State, r: Reroll, below: Frame | None, above: Frame | N
     for i, c in enumerate(r.queue):
         ensure(c in rollers, join(join(path, "queue"), i), f"captain {c} did not roll that die")
         # the queue holds those who may pay when it is built, and nobody's coins change while it is asked
-        ensure(can_reroll(state, c, r.die), join(join(path, "queue"), i),
-               f"captain {c} cannot pay for a reroll ({state.coins[c]} coins, or its reroll is used)")  # fmt: skip
+        ensure(
+            can_reroll(state, c, r.die),
+            join(join(path, "queue"), i),
+            f"captain {c} cannot pay for a reroll ({state.coins[c]} coins, or its reroll is used)",
+        )
     if r.die == "pt":
         ensure(state.pt is not None, "pt", "the Pirate or Treasure die was rolled")
 
@@ -205,8 +243,12 @@ def _check_battle(state: State, b: Battle, below: Frame | None, above: Frame | N
     for c in b.rolling:  # a mover sunk in the window before it sailed still battles for the tile
         if b.stage == "battle_resolve":
             ensure(b.rolls[c] >= 0, join(join(path, "rolls"), c), f"captain {c} rolled")
-    want = "winner" if below.stage == "battle_won" or (type(below) is Effect and below.after_battle is not None
-                                                        and below.after_battle[0] == "duel") else "loser"  # fmt: skip
+    want = (
+        "winner"
+        if below.stage == "battle_won"
+        or (type(below) is Effect and below.after_battle is not None and below.after_battle[0] == "duel")
+        else "loser"
+    )
     ensure(b.looking_for == want, join(path, "looking_for"), f"the {type(below).__name__} looks for a {want}")
 
 
@@ -227,24 +269,36 @@ def _check_effect(state: State, e: Effect, below: Frame | None, above: Frame | N
     ensure(effects in _effects_of(state, e), join(path, "effects"), f"{e.effects} are not the {e.source}'s effects")
     ensure(e.index <= len(effects), join(path, "index"), f"{e.index} is past the {len(effects)} effects")
     ensure(e.target != e.actor, join(path, "target"), "an effect does not target its actor")
-    ensure(not e.reacted or (e.source == "card" and e.target >= 0), join(path, "reacted"),
-           "only a targeted card is reacted to")  # fmt: skip
+    ensure(
+        not e.reacted or (e.source == "card" and e.target >= 0),
+        join(path, "reacted"),
+        "only a targeted card is reacted to",
+    )
     if type(below) is ActionPhase:
         ensure(e.actor == state.phantom and e.source == "card", join(path, "actor"), "the Phantom's card")
     elif type(below) is Window:
-        ensure(e.source in ("card", "ability") and e.actor != state.phantom, join(path, "source"),
-               "a card or an ability played in the window")  # fmt: skip
+        ensure(
+            e.source in ("card", "ability") and e.actor != state.phantom,
+            join(path, "source"),
+            "a card or an ability played in the window",
+        )
     elif type(below) is SailPhase:
         ensure(e.source == "tile" and e.actor == state.resolver, join(path, "source"), "the resolver's tile")
     else:
         ensure(e.source == "final", join(path, "source"), "a card of the final battle")
     if e.source == "ability":
         ensure(state.ext is not None and state.ext["sabotaged"][e.actor], join(path, "actor"), "the Saboteur")
-    ensure((e.after_battle is not None) == (e.stage == "after_battle"), join(path, "after_battle"),
-           "a duel or brawl's loss waits for its battle")  # fmt: skip
+    ensure(
+        (e.after_battle is not None) == (e.stage == "after_battle"),
+        join(path, "after_battle"),
+        "a duel or brawl's loss waits for its battle",
+    )
     if e.stage == "after_battle":
-        ensure(e.index >= 1 and list(effects[e.index - 1]) == e.after_battle, join(path, "after_battle"),
-               "the duel or brawl just carried out")  # fmt: skip
+        ensure(
+            e.index >= 1 and list(effects[e.index - 1]) == e.after_battle,
+            join(path, "after_battle"),
+            "the duel or brawl just carried out",
+        )
         if e.after_battle[0] == "duel":
             ensure(e.target >= 0, join(path, "target"), "a duel has a target")
     if e.stage == "phantom_target":
@@ -276,11 +330,17 @@ def _check_catchup(state: State, cu: CatchUp, below: Frame | None, above: Frame 
     ensure(above is None, join(path, "group"), "the catch-up starts once the window closed")
     distinct(cu.group, join(path, "group"))
     distinct(cu.asked, join(path, "asked"))
-    ensure(set(cu.asked) <= set(cu.group) and set(cu.accepted) <= set(cu.asked), join(path, "accepted"),
-           "the asked are of the group, the accepted of the asked")  # fmt: skip
+    ensure(
+        set(cu.asked) <= set(cu.group) and set(cu.accepted) <= set(cu.asked),
+        join(path, "accepted"),
+        "the asked are of the group, the accepted of the asked",
+    )
     last = min(state.progress[p] for p in state.players())
-    ensure(cu.group == [p for p in state.players() if state.progress[p] == last], join(path, "group"),
-           "the group is the players tied last")  # fmt: skip
+    ensure(
+        cu.group == [p for p in state.players() if state.progress[p] == last],
+        join(path, "group"),
+        "the group is the players tied last",
+    )
 
 
 def _check_final(state: State, f: FinalBattle, below: Frame | None, above: Frame | None, path: str) -> None:
@@ -299,8 +359,11 @@ def _check_final(state: State, f: FinalBattle, below: Frame | None, above: Frame
         for s in f.rolling:
             ensure(f.rolls[s] >= 0, join(join(path, "rolls"), s), f"captain {s} rolled")
     else:
-        ensure(bool(f.buying) and state.coins[f.buying[0]] >= CREW_COST, join(path, "buying"),
-               "a captain who can pay is asked to buy crew")  # fmt: skip
+        ensure(
+            bool(f.buying) and state.coins[f.buying[0]] >= CREW_COST,
+            join(path, "buying"),
+            "a captain who can pay is asked to buy crew",
+        )
 
 
 def _check_placing(state: State, p: Placing, below: Frame | None, above: Frame | None, path: str) -> None:
@@ -351,14 +414,28 @@ def _check_mayor(state: State, m: MayorReveal, below: Frame | None, above: Frame
 
 
 FRAME_CHECKS = {
-    BettingPhase: _check_nothing, SailPhase: _check_nothing, ActionPhase: _check_nothing,
-    FinalAfterCard: _check_nothing, CaptainChoice: _check_nothing, TownPlacing: _check_nothing,
-    TownChoosing: _check_nothing, InfluenceSetup: _check_nothing,
-    Reroll: _check_reroll, Battle: _check_battle, Window: _check_window, Effect: _check_effect,
-    CatchUp: _check_catchup, FinalBattle: _check_final, Placing: _check_placing, Draft: _check_draft,
-    Influence: _check_influence, Cargo: _check_cargo, KeepOne: _check_keep, Encounter: _check_encounter,
+    BettingPhase: _check_nothing,
+    SailPhase: _check_nothing,
+    ActionPhase: _check_nothing,
+    FinalAfterCard: _check_nothing,
+    CaptainChoice: _check_nothing,
+    TownPlacing: _check_nothing,
+    TownChoosing: _check_nothing,
+    InfluenceSetup: _check_nothing,
+    Reroll: _check_reroll,
+    Battle: _check_battle,
+    Window: _check_window,
+    Effect: _check_effect,
+    CatchUp: _check_catchup,
+    FinalBattle: _check_final,
+    Placing: _check_placing,
+    Draft: _check_draft,
+    Influence: _check_influence,
+    Cargo: _check_cargo,
+    KeepOne: _check_keep,
+    Encounter: _check_encounter,
     MayorReveal: _check_mayor,
-}  # fmt: skip
+}
 
 
 def _asked(state: State, top: Frame, path: str) -> list[Any]:
@@ -375,16 +452,22 @@ def _asked(state: State, top: Frame, path: str) -> list[Any]:
     if stage == "effect":
         ensure(top.index < len(top.effects), join(path, "index"), "an effect is being carried out")
         if top.target < 0:
-            ensure(top.effects[top.index][0] in TARGETED and top.actor != state.phantom, join(path, "target"),
-                   "the actor chooses a target for a targeted effect")  # fmt: skip
+            ensure(
+                top.effects[top.index][0] in TARGETED and top.actor != state.phantom,
+                join(path, "target"),
+                "the actor chooses a target for a targeted effect",
+            )
             return ["target", top.actor]
         ensure(top.reacted, join(path, "reacted"), "the target is asked to react")
         return ["react", top.target]
     if stage == "catchup":
         ensure(top.group is not None, join(path, "group"), "the captains tied last are asked")
         waiting = [c for c in state.turn_order(state.token, top.group) if c not in top.asked]
-        ensure(bool(waiting) and len(top.accepted) == len(top.asked), join(path, "asked"),
-               "a captain of the group waits to be asked")  # fmt: skip
+        ensure(
+            bool(waiting) and len(top.accepted) == len(top.asked),
+            join(path, "asked"),
+            "a captain of the group waits to be asked",
+        )
         return ["catchup", waiting[0]]
     if stage == "final_buy":
         return ["buy_crew", top.buying[0]]

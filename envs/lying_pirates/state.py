@@ -114,8 +114,10 @@ class LyingPiratesState(GameState):
     def scores(self) -> list[float]:
         """Tiles sailed, plus 100 for the winner (the Phantom's win gives no player the bonus)."""
         out = self.crews.out
-        return [float(self.progress[s] + (100 if s in self.winners else 0) - (SUNK_PENALTY if s in out else 0))
-                for s in range(self.num_players)]  # fmt: skip
+        return [
+            float(self.progress[s] + (100 if s in self.winners else 0) - (SUNK_PENALTY if s in out else 0))
+            for s in range(self.num_players)
+        ]
 
     # -- the stack --------------------------------------------------------------------
     @property
@@ -192,10 +194,36 @@ class LyingPiratesState(GameState):
         del self.log[:-30]
 
     # -- saving, copying, hidden information -------------------------------------------------
-    _FIELDS = ("num_players", "captains", "phantom", "map_name", "slots", "progress", "coins", "hands", "deck",
-               "discard", "phantom_pile", "known", "token", "direction", "round_no", "excluded", "next_excluded",
-               "reveal", "result", "used", "phase", "sail_die", "finished", "resolver", "played", "pending",
-               "winners", "log")  # fmt: skip
+    _FIELDS = (
+        "num_players",
+        "captains",
+        "phantom",
+        "map_name",
+        "slots",
+        "progress",
+        "coins",
+        "hands",
+        "deck",
+        "discard",
+        "phantom_pile",
+        "known",
+        "token",
+        "direction",
+        "round_no",
+        "excluded",
+        "next_excluded",
+        "reveal",
+        "result",
+        "used",
+        "phase",
+        "sail_die",
+        "finished",
+        "resolver",
+        "played",
+        "pending",
+        "winners",
+        "log",
+    )
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": "lying_pirates", "format": FORMAT}
@@ -217,8 +245,15 @@ class LyingPiratesState(GameState):
         for name in self._FIELDS:
             setattr(new, name, copied(getattr(self, name)))
         crews = self.crews
-        new.crews = Crews(list(crews.crew), dict(crews.holder), crews.bag, copied(crews.limits),
-                          list(crews.cursed_spare), crews.mortal, list(crews.out))  # fmt: skip
+        new.crews = Crews(
+            list(crews.crew),
+            dict(crews.holder),
+            crews.bag,
+            copied(crews.limits),
+            list(crews.cursed_spare),
+            crews.mortal,
+            list(crews.out),
+        )
         new.betting = self.betting.copy() if self.betting else None
         new.pt = copy.copy(self.pt)
         new.stack = [frame.copy() for frame in self.stack]
@@ -243,8 +278,11 @@ class LyingPiratesState(GameState):
         state = cls(**{name: fields[name] for name in cls._FIELDS})
         reveal = fields["reveal"]
         if reveal is not None:  # JSON's keys, and the outcome as to_dict writes it
-            state.reveal = {"cups": {str(c): cup for c, cup in reveal["cups"].items()},
-                            "outcome": reveal["outcome"].to_dict(), "bids": reveal["bids"]}  # fmt: skip
+            state.reveal = {
+                "cups": {str(c): cup for c, cup in reveal["cups"].items()},
+                "outcome": reveal["outcome"].to_dict(),
+                "bids": reveal["bids"],
+            }
         state.crews = Crews.from_dict(fields["crews"])
         state.betting = fields["betting"]
         state.pt = TileRoll(**fields["pt"]) if fields["pt"] else None

@@ -121,30 +121,56 @@ def per_captain(item: Spec) -> PerSeat:
 
 # -- the frames on the stack --------------------------------------------------------------------------------
 FRAME_FIELDS: dict[type[Frame], dict[str, Spec]] = {
-    BettingPhase: {}, SailPhase: {}, ActionPhase: {}, FinalAfterCard: {},
-    CaptainChoice: {}, TownPlacing: {}, TownChoosing: {}, InfluenceSetup: {}, MayorReveal: {},
+    BettingPhase: {},
+    SailPhase: {},
+    ActionPhase: {},
+    FinalAfterCard: {},
+    CaptainChoice: {},
+    TownPlacing: {},
+    TownChoosing: {},
+    InfluenceSetup: {},
+    MayorReveal: {},
     CatchUp: {"group": Maybe(ListOf(PLAYER, MAX_CAPTAINS, 1)), "asked": PLAYER_LIST, "accepted": PLAYER_LIST},
-    FinalBattle: {"crew": ListOf(MANY, _captains),
-                  "rolling": CAPTAIN_LIST, "battles": MANY, "buying": CAPTAIN_LIST,
-                  "rolls": ListOf(BATTLE_ROLL, _captains),
-                  "used": ListOf(Fields((("rerolled", Bool()), ("played", Bool()))), _captains)},
+    FinalBattle: {
+        "crew": ListOf(MANY, _captains),
+        "rolling": CAPTAIN_LIST,
+        "battles": MANY,
+        "buying": CAPTAIN_LIST,
+        "rolls": ListOf(BATTLE_ROLL, _captains),
+        "used": ListOf(Fields((("rerolled", Bool()), ("played", Bool()))), _captains),
+    },
     Reroll: {"queue": PLAYER_LIST, "die": OneOf(("sail", "pt", "battle", "encounter"), "a die:")},
-    Window: {"kind": OneOf(("sail", "action", "final"), "a window:"), "order": ListOf(PLAYER, MAX_CAPTAINS, 1),
-             "turn": MANY, "passes": Int(0, MAX_CAPTAINS, "a number of passes")},
-    Battle: {"rolling": ListOf(CAPTAIN, MAX_CAPTAINS, 2), "looking_for": OneOf(("winner", "loser"), "a battle for"),
-             "rolls": per_captain(BATTLE_ROLL), "result": Int(-1, -1, "a result before the battle ends:")},
-    Effect: {"actor": CAPTAIN, "effects": ListOf(Fields((("verb", Str(20)), ("amount", Int(-5, 5)))), 3),
-             "source": OneOf(("tile", "card", "ability", "final"), "a source:"), "card": Int(-1, len(CARDS) - 1),
-             "index": Int(0, 3, "an effect's index"), "target": NO_CAPTAIN, "reacted": Bool(),
-             "after_battle": Maybe(Fields((("kind", OneOf(("duel", "brawl"), "a battle's effect:")),
-                                           ("n", Int(1, 3, "crew dice to lose")))))},
+    Window: {
+        "kind": OneOf(("sail", "action", "final"), "a window:"),
+        "order": ListOf(PLAYER, MAX_CAPTAINS, 1),
+        "turn": MANY,
+        "passes": Int(0, MAX_CAPTAINS, "a number of passes"),
+    },
+    Battle: {
+        "rolling": ListOf(CAPTAIN, MAX_CAPTAINS, 2),
+        "looking_for": OneOf(("winner", "loser"), "a battle for"),
+        "rolls": per_captain(BATTLE_ROLL),
+        "result": Int(-1, -1, "a result before the battle ends:"),
+    },
+    Effect: {
+        "actor": CAPTAIN,
+        "effects": ListOf(Fields((("verb", Str(20)), ("amount", Int(-5, 5)))), 3),
+        "source": OneOf(("tile", "card", "ability", "final"), "a source:"),
+        "card": Int(-1, len(CARDS) - 1),
+        "index": Int(0, 3, "an effect's index"),
+        "target": NO_CAPTAIN,
+        "reacted": Bool(),
+        "after_battle": Maybe(
+            Fields((("kind", OneOf(("duel", "brawl"), "a battle's effect:")), ("n", Int(1, 3, "crew dice to lose"))))
+        ),
+    },
     Placing: {"tiles": PerSeat(ListOf(TILE, len(ALL_TILES))), "order": ListOf(PLAYER, MAX_CAPTAINS, 1), "turn": MANY},
     Draft: {"round": Int(0, 2, "a draft round"), "picked": PerSeat(ListOf(CARD, 3))},
     Influence: {"seat": PLAYER, "card": INFLUENCE_CARD, "town": Int(-1, len(TOWNS) - 1, "a town (or -1)")},
     Cargo: {"queue": ListOf(Fields((("seat", CAPTAIN), ("count", Int(1, 2, "cargo to lose")))), MAX_CAPTAINS, 1)},
     KeepOne: {"seat": PLAYER, "what": OneOf(("card", "influence"), "a pile:"), "cards": ListOf(CARD, 2, 2)},
     Encounter: {"ship": OneOf(("merchant", "navy"), "a ship:"), "roll": BATTLE_ROLL},
-}  # fmt: skip
+}
 if set(FRAME_FIELDS) != {stage.frame for stage in STAGES.values()}:
     raise AssertionError("every frame of the stage table needs its fields declared here")
 
@@ -157,8 +183,9 @@ class FrameSpec(Spec):
             fail(path, f"{value!r} is not an object")
         stage = OneOf(tuple(STAGES), "a stage:").read(value.get("stage"), join(path, "stage"), context)
         kind = STAGES[stage].frame
-        fields = read(Record({"stage": Const(stage), "outcome": NO_CAPTAIN, **FRAME_FIELDS[kind]}), value, path,
-                      context)  # fmt: skip
+        fields = read(
+            Record({"stage": Const(stage), "outcome": NO_CAPTAIN, **FRAME_FIELDS[kind]}), value, path, context
+        )
         return frame_from_dict(fields)
 
 
@@ -172,17 +199,23 @@ def _crews(context: Context) -> Spec:
         "bag": Int(0, TOTAL_CREW, "a number of dice in the bag"),
     }
     if options["abilities"] or "Instant Death" in options["variants"]:
-        fields.update(limits=Maybe(per_captain(OneOf((CREW_LIMIT, BIG_CUP), "a dice limit:"))),
-                      cursed_spare=CAPTAIN_LIST, mortal=Bool(), out=CAPTAIN_LIST)  # fmt: skip
+        fields.update(
+            limits=Maybe(per_captain(OneOf((CREW_LIMIT, BIG_CUP), "a dice limit:"))),
+            cursed_spare=CAPTAIN_LIST,
+            mortal=Bool(),
+            out=CAPTAIN_LIST,
+        )
     return Record(fields)
 
 
-OPTIONS = Record({
-    "expansion": OneOf((None, EXPANSION), "an expansion:"),
-    "abilities": OneOf((None, *ABILITY_MODES), "an abilities mode:"),
-    "variants": ListOf(OneOf(VARIANT_NAMES, "a variant card:"), len(VARIANTS)),
-    "merchant_ships": Bool(),
-})  # fmt: skip
+OPTIONS = Record(
+    {
+        "expansion": OneOf((None, EXPANSION), "an expansion:"),
+        "abilities": OneOf((None, *ABILITY_MODES), "an abilities mode:"),
+        "variants": ListOf(OneOf(VARIANT_NAMES, "a variant card:"), len(VARIANTS)),
+        "merchant_ships": Bool(),
+    }
+)
 SLOT_OR_NONE = Int(-1, lambda c: _lap(c) - 1, "a map slot (or -1)")
 EXT_FIELDS: dict[str, Spec] = {
     "options": OPTIONS,
@@ -224,45 +257,50 @@ RESULT = Record({"winner": CAPTAIN, "losers": CAPTAIN_LIST, "survivors": CAPTAIN
 
 def state_fields(with_ext: bool) -> Record:
     """The top level, in reading order: the table and the options first, which the other fields depend on."""
-    return Record({
-        "game": Const("lying_pirates"),
-        "format": Const(1),
-        "num_players": Int(2, MAX_CAPTAINS, "a number of players"),
-        "captains": Int(2, MAX_CAPTAINS, "a number of captains"),
-        "phantom": Int(-1, MAX_CAPTAINS - 1, "the Phantom's seat (or -1)"),
-        "map_name": OneOf(tuple(MAP_WATERS), "a map:"),
-        **({"ext": ExtSpec()} if with_ext else {}),
-        "slots": ListOf(Int(-1, len(ALL_TILES) - 1, "a tile (or -1)"), _lap, _lap),
-        "progress": per_captain(MANY),
-        "coins": per_captain(MANY),
-        "crews": Depends(_crews),
-        "hands": per_captain(ListOf(CARD, DECK_SIZE)),
-        "deck": ListOf(CARD, DECK_SIZE),
-        "discard": ListOf(CARD, DECK_SIZE),
-        "phantom_pile": ListOf(CARD, max(HAND_SIZE.values())),
-        "known": PerSeat(per_captain(ListOf(Int(0, max(c.count for c in CARDS), "a count of cards"), len(CARDS),
-                                            len(CARDS)))),
-        "token": CAPTAIN,
-        "direction": OneOf((1, -1), "a direction:"),
-        "round_no": MANY,
-        "excluded": CAPTAIN_LIST,
-        "next_excluded": CAPTAIN_LIST,
-        "reveal": Maybe(REVEAL),
-        "result": EmptyOr(RESULT, dict),
-        "used": per_captain(Fields((("gold", Bool()), ("silver", Bool()), ("reroll", Bool())))),
-        "phase": OneOf(PHASES, "a phase:"),
-        "sail_die": Int(0, 2, "a sail die's face (or 0)"),
-        "finished": PLAYER_LIST,
-        "resolver": NO_CAPTAIN,
-        "played": ListOf(Fields((("captain", CAPTAIN), ("card", CARD))), lambda context: 2 * _captains(context)),
-        "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", PLAYER)))),
-        "winners": CAPTAIN_LIST,
-        "log": ListOf(Str(200), 30),
-        "betting": Maybe(Built(BettingRound.from_dict)),
-        "pt": Maybe(Record({"die": OneOf(("P", "T"), "a die:"), "face": OneOf(("O", "X"), "a face:"),
-                            "roller": CAPTAIN})),
-        "stack": ListOf(FrameSpec(), MAX_STACK),
-    }, into=("num_players", "captains", "map_name", "ext"))  # fmt: skip
+    return Record(
+        {
+            "game": Const("lying_pirates"),
+            "format": Const(1),
+            "num_players": Int(2, MAX_CAPTAINS, "a number of players"),
+            "captains": Int(2, MAX_CAPTAINS, "a number of captains"),
+            "phantom": Int(-1, MAX_CAPTAINS - 1, "the Phantom's seat (or -1)"),
+            "map_name": OneOf(tuple(MAP_WATERS), "a map:"),
+            **({"ext": ExtSpec()} if with_ext else {}),
+            "slots": ListOf(Int(-1, len(ALL_TILES) - 1, "a tile (or -1)"), _lap, _lap),
+            "progress": per_captain(MANY),
+            "coins": per_captain(MANY),
+            "crews": Depends(_crews),
+            "hands": per_captain(ListOf(CARD, DECK_SIZE)),
+            "deck": ListOf(CARD, DECK_SIZE),
+            "discard": ListOf(CARD, DECK_SIZE),
+            "phantom_pile": ListOf(CARD, max(HAND_SIZE.values())),
+            "known": PerSeat(
+                per_captain(ListOf(Int(0, max(c.count for c in CARDS), "a count of cards"), len(CARDS), len(CARDS)))
+            ),
+            "token": CAPTAIN,
+            "direction": OneOf((1, -1), "a direction:"),
+            "round_no": MANY,
+            "excluded": CAPTAIN_LIST,
+            "next_excluded": CAPTAIN_LIST,
+            "reveal": Maybe(REVEAL),
+            "result": EmptyOr(RESULT, dict),
+            "used": per_captain(Fields((("gold", Bool()), ("silver", Bool()), ("reroll", Bool())))),
+            "phase": OneOf(PHASES, "a phase:"),
+            "sail_die": Int(0, 2, "a sail die's face (or 0)"),
+            "finished": PLAYER_LIST,
+            "resolver": NO_CAPTAIN,
+            "played": ListOf(Fields((("captain", CAPTAIN), ("card", CARD))), lambda context: 2 * _captains(context)),
+            "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", PLAYER)))),
+            "winners": CAPTAIN_LIST,
+            "log": ListOf(Str(200), 30),
+            "betting": Maybe(Built(BettingRound.from_dict)),
+            "pt": Maybe(
+                Record({"die": OneOf(("P", "T"), "a die:"), "face": OneOf(("O", "X"), "a face:"), "roller": CAPTAIN})
+            ),
+            "stack": ListOf(FrameSpec(), MAX_STACK),
+        },
+        into=("num_players", "captains", "map_name", "ext"),
+    )
 
 
 def read_state(data: Any) -> dict[str, Any]:

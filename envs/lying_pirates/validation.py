@@ -63,8 +63,9 @@ def check_state(state: State) -> None:
 def _check_table(state: State) -> None:
     n = state.num_players
     ensure(state.captains == n + (n == 2), "captains", f"{n} players sail {n + (n == 2)} captains")
-    ensure(state.phantom == (n if n == 2 else -1), "phantom",
-           f"the Phantom is captain {n} of a two-player game, else -1")  # fmt: skip
+    ensure(
+        state.phantom == (n if n == 2 else -1), "phantom", f"the Phantom is captain {n} of a two-player game, else -1"
+    )
     if state.ext is not None:
         ensure(has_options(state.ext["options"]), "ext.options", "no option is on: a base game's state has no ext")
 
@@ -112,8 +113,11 @@ def _check_crews(state: State) -> None:
     ensure(len(set(crews.out)) == len(crews.out), "crews.out", f"{crews.out} names a captain twice")
     ensure(not crews.out or crews.mortal, "crews.out", 'only "Instant Death" sinks captains')
     for d, holder in crews.holder.items():
-        ensure(holder == BOARD or holder not in crews.out, join("crews.holder", str(d)),
-               f"captain {holder} is sunk and holds no die")  # fmt: skip
+        ensure(
+            holder == BOARD or holder not in crews.out,
+            join("crews.holder", str(d)),
+            f"captain {holder} is sunk and holds no die",
+        )
     for c in range(state.captains):
         at = join("crews.crew", c)
         if c in crews.out:
@@ -134,8 +138,9 @@ def _check_crews(state: State) -> None:
     )
     spare = [c for c in range(state.captains) if coasters[c] == CAPTAIN_INDEX["cursed_spare"]]
     ensure(crews.cursed_spare == spare, "crews.cursed_spare", f"{crews.cursed_spare} are not the coasters' {spare}")
-    ensure(crews.mortal == ("Instant Death" in options["variants"]), "crews.mortal",
-           "sinking is \"Instant Death\"'s rule")  # fmt: skip
+    ensure(
+        crews.mortal == ("Instant Death" in options["variants"]), "crews.mortal", 'sinking is "Instant Death"\'s rule'
+    )
 
 
 def _check_cards(state: State) -> None:
@@ -149,8 +154,9 @@ def _check_cards(state: State) -> None:
     drawn = state.drawn("card")
     if drawn is not None:
         cards.add(join(where(state, drawn), "cards"), drawn.cards)
-    cards.conserved(Counter({k: card.count for k, card in enumerate(CARDS)}), "the action cards",
-                    lambda k: CARDS[k].name)  # fmt: skip
+    cards.conserved(
+        Counter({k: card.count for k, card in enumerate(CARDS)}), "the action cards", lambda k: CARDS[k].name
+    )
     if state.phantom < 0:
         ensure(not state.phantom_pile, "phantom_pile", "only the Phantom has a pile")
     else:
@@ -158,15 +164,21 @@ def _check_cards(state: State) -> None:
     for o, rows in enumerate(state.known):
         for h, row in enumerate(rows):
             for k, n in enumerate(row):
-                ensure(n == 0 or (h != o and n <= state.hands[h].count(k)), f"known[{o}][{h}][{k}]",
-                       f"{n} known {CARDS[k].name} where captain {h} holds {state.hands[h].count(k)}")  # fmt: skip
+                ensure(
+                    n == 0 or (h != o and n <= state.hands[h].count(k)),
+                    f"known[{o}][{h}][{k}]",
+                    f"{n} known {CARDS[k].name} where captain {h} holds {state.hands[h].count(k)}",
+                )
     metals = set()
     for i, (c, k) in enumerate(state.played):
         if c == state.phantom:
             continue
         metal = CARDS[k].metal
-        ensure((c, metal) not in metals and state.used[c][GOLD_USED if metal == "gold" else SILVER_USED],
-               join("played", i), f"captain {c} plays one {metal} card a round")  # fmt: skip
+        ensure(
+            (c, metal) not in metals and state.used[c][GOLD_USED if metal == "gold" else SILVER_USED],
+            join("played", i),
+            f"captain {c} plays one {metal} card a round",
+        )
         metals.add((c, metal))
 
 
@@ -174,8 +186,11 @@ def _check_round(state: State) -> None:
     for name in ("excluded", "next_excluded"):
         seats = getattr(state, name)
         distinct(seats, name)
-        ensure(state.phase == "over" or any(p not in seats for p in state.players()), name,
-               "a player afloat bets in the Betting phase")  # fmt: skip
+        ensure(
+            state.phase == "over" or any(p not in seats for p in state.players()),
+            name,
+            "a player afloat bets in the Betting phase",
+        )
     bottom = state.stack[0] if state.stack else None
     if state.phase != "over" and type(bottom) is SailPhase:
         ensure(bool(state.result), "result", "the Sail phase sails the Betting phase's winner and survivors")
@@ -216,8 +231,11 @@ def _check_options(state: State) -> None:
             ensure(coasters[s] == -1, at, "no coaster without abilities, nor for the Phantom")
         elif s in x["captain_order"]:
             ensure(coasters[s] == -1, at, "a player still to choose has no coaster yet")
-        ensure(not x["sabotaged"][s] or coasters[s] == CAPTAIN_INDEX["sabotage"], join("ext.sabotaged", s),
-               "only the Saboteur sabotages")  # fmt: skip
+        ensure(
+            not x["sabotaged"][s] or coasters[s] == CAPTAIN_INDEX["sabotage"],
+            join("ext.sabotaged", s),
+            "only the Saboteur sabotages",
+        )
     distinct(x["captain_order"], "ext.captain_order")
     ensure(
         not x["captain_order"] or (o["abilities"] == "chosen" and state.find(CaptainChoice) is not None),
@@ -226,8 +244,11 @@ def _check_options(state: State) -> None:
     )
     ships = (x["merchant"], x["navy"])
     if o["merchant_ships"]:
-        ensure(0 not in ships and ships[0] != ships[1] and -1 not in ships, "ext.navy",
-               f"the Merchant and the Navy ship lie on two slots off the Base, not {ships}")  # fmt: skip
+        ensure(
+            0 not in ships and ships[0] != ships[1] and -1 not in ships,
+            "ext.navy",
+            f"the Merchant and the Navy ship lie on two slots off the Base, not {ships}",
+        )
     else:
         ensure(ships == (-1, -1), "ext.merchant", "no ships without Merchant Ships")
     if o["expansion"]:
@@ -245,8 +266,11 @@ def _check_cities(state: State, n: int, c: int) -> None:
     if state.find(TownPlacing) is not None:  # while towns are placed, each captain's seven cards are all there
         for t in range(len(TOWNS)):
             held = sum(t in cards for cards in x["town_cards"])
-            ensure(towns.count(t) + held == c, "ext.towns", f"{TOWNS[t]}: {towns.count(t)} placed and {held} in "
-                                                            f"hand, not one card of each captain ({c})")  # fmt: skip
+            ensure(
+                towns.count(t) + held == c,
+                "ext.towns",
+                f"{TOWNS[t]}: {towns.count(t)} placed and {held} in hand, not one card of each captain ({c})",
+            )
     ensure(sorted(x["town_order"]) == list(range(n)), "ext.town_order", "every player once")
     designated = x["designated"]
     chosen = [t for t in designated if t >= 0]
@@ -267,8 +291,9 @@ def _check_cities(state: State, n: int, c: int) -> None:
     drawn = state.drawn("influence")
     if drawn is not None:
         cards.add(join(where(state, drawn), "cards"), drawn.cards)
-    cards.conserved(Counter({k: card.count for k, card in enumerate(INFLUENCE)}), "the influence cards",
-                    lambda k: INFLUENCE[k].name)  # fmt: skip
+    cards.conserved(
+        Counter({k: card.count for k, card in enumerate(INFLUENCE)}), "the influence cards", lambda k: INFLUENCE[k].name
+    )
     if state.phantom >= 0:
         ensure(not hands[state.phantom], join("ext.influence", state.phantom), "the Phantom has no influence cards")
     queue = x["influence_setup"]

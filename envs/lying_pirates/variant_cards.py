@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class KeepOne(Frame):
-    """"Draw Two, Keep One": the two cards a purchase drew (``what``: "card" or "influence"), one to give back."""
+    """ "Draw Two, Keep One": the two cards a purchase drew (``what``: "card" or "influence"), one to give back."""
 
     first: ClassVar[str] = "keep_one"
     seat: int
@@ -108,8 +108,7 @@ def legal_influence_return(state: State, frame: KeepOne, seat: int) -> list[Acti
     return [("return_influence", k) for k in sorted(set(frame.cards))]
 
 
-def on_influence_return(state: State, frame: KeepOne, seat: int, action: Action,
-                        rng: np.random.Generator) -> None:  # fmt: skip
+def on_influence_return(state: State, frame: KeepOne, seat: int, action: Action, rng: np.random.Generator) -> None:
     state.pending = []
     state.ext["influence_discard"].append(action[1])  # face up: what was given back is public
     _keep_other(state, frame, action[1])
@@ -143,6 +142,12 @@ def register(hooks: Hooks, names: list[str]) -> None:
 
 
 STAGES = {
-    "keep_one": (KeepOne, ask_keep, {"card_return": (legal_card_return, on_card_return),
-                                     "influence_return": (legal_influence_return, on_influence_return)}),
-}  # fmt: skip
+    "keep_one": (
+        KeepOne,
+        ask_keep,
+        {
+            "card_return": (legal_card_return, on_card_return),
+            "influence_return": (legal_influence_return, on_influence_return),
+        },
+    ),
+}

@@ -156,52 +156,60 @@ def action_to_str(action: Action) -> str:
 # Observation layout, built once.
 _CARDS = 3  # copies of a card type that a count field reads as 1
 LAYOUT = Layout(
-    Block("seat", (
-        Field("present", help="the seat is at the table"),
-        Field("character", len(CHARACTERS), help="one-hot character"),
-        Field("teammate", help="partnership: same team as the observer (self too)"),
-        Field("start", help="holds the start token"),
-        Field("leader", help="leads this operation"),
-        Field("to_act", help="is to decide"),
-        Field("influence", scale=40, help="influence (a hidden simultaneous forecast's stake counted back in)"),
-        Field("stake", scale=MAX_STAKE, help="committed stake"),
-        Field("bid", MAX_BID + 1, help="one-hot bid, when visible"),
-        Field("forecast_made", help="has a forecast"),
-        Field("leverage", scale=6, help="leverage tokens"),
-        Field("won", OPERATIONS + 1, help="one-hot operations won"),
-        Field("tokens_used", 3, help="ghost, regroup, power token used"),
-        Field("hand_size", scale=16, help="cards in hand"),
-        Field("deck_size", scale=40, help="cards in deck"),
-        Field("voids", len(SUITS), help="per suit: showed void in it since it last drew"),
-        Field("hand", NUM_CARDS, scale=_CARDS, help="own hand; another seat's: the cards all know it holds"),
-        Field("hidden", NUM_CARDS, scale=_CARDS, help="own deck; another seat's: its other cards, hand or deck"),
-        Field("discard", NUM_CARDS, scale=_CARDS, help="its discard pile"),
-        Field("played", NUM_CARDS, scale=_CARDS, help="its cards played this round"),
-        Field("operation_card", NUM_CARDS, help="one-hot: its card in this operation"),
-        Field("operation_order", MAX_PLAYERS, help="one-hot: its place in the operation's order"),
-        Field("operation_flags", 3, help="ace played low, mimicked (intimidation), ghost token"),
-    ), count=MAX_PLAYERS, help="seat k: k seats clockwise from the observer (0: itself)"),
-    Block("shared", (
-        Field("round", MAX_ROUNDS, help="one-hot"),
-        Field("final_round", help="this round is the last"),
-        Field("operation", OPERATIONS, help="one-hot, during operations"),
-        Field("phase", 4, help="one-hot: setup, forecast, operations, debriefing"),
-        Field("forecast_pass", 2, help="one-hot: first, revision"),
-        Field("decision", len(DECISIONS), help="one-hot open decision, ``rules.DECISIONS``"),
-        Field("led_suit", len(SUITS), help="one-hot"),
-        Field("armed", 2, help="armed power: Mimic, Mirage"),
-        Field("row", (len(ROW_REWARDS), NUM_ROW_CARDS), help="per slot: the mission/event card, one-hot"),
-        Field("display", NUM_CARDS, scale=_CARDS, help="the reinforcement display"),
-        Field("special_unseen", NUM_CARDS, scale=_CARDS, help="the special deck's unseen cards"),
-        Field("special_known", NUM_CARDS, scale=_CARDS, help="the special deck's public bottom cards"),
-        Field("special_deck_size", scale=len(SPECIAL_DECK), help="cards in the special deck"),
-        Field("leverage_supply", scale=6, help="leverage tokens in the supply"),
-        Field("selection", NUM_CARDS, scale=_CARDS, help="the observer's own regroup selection"),
-        Field("reinforce_turn", 2 * MAX_PLAYERS, help="one-hot reinforcement turn"),
-        Field("options", 2, help="partnership, simultaneous forecasts"),
-        Field("revealed", help="forecasts revealed"),
-    )),
-)  # fmt: skip
+    Block(
+        "seat",
+        (
+            Field("present", help="the seat is at the table"),
+            Field("character", len(CHARACTERS), help="one-hot character"),
+            Field("teammate", help="partnership: same team as the observer (self too)"),
+            Field("start", help="holds the start token"),
+            Field("leader", help="leads this operation"),
+            Field("to_act", help="is to decide"),
+            Field("influence", scale=40, help="influence (a hidden simultaneous forecast's stake counted back in)"),
+            Field("stake", scale=MAX_STAKE, help="committed stake"),
+            Field("bid", MAX_BID + 1, help="one-hot bid, when visible"),
+            Field("forecast_made", help="has a forecast"),
+            Field("leverage", scale=6, help="leverage tokens"),
+            Field("won", OPERATIONS + 1, help="one-hot operations won"),
+            Field("tokens_used", 3, help="ghost, regroup, power token used"),
+            Field("hand_size", scale=16, help="cards in hand"),
+            Field("deck_size", scale=40, help="cards in deck"),
+            Field("voids", len(SUITS), help="per suit: showed void in it since it last drew"),
+            Field("hand", NUM_CARDS, scale=_CARDS, help="own hand; another seat's: the cards all know it holds"),
+            Field("hidden", NUM_CARDS, scale=_CARDS, help="own deck; another seat's: its other cards, hand or deck"),
+            Field("discard", NUM_CARDS, scale=_CARDS, help="its discard pile"),
+            Field("played", NUM_CARDS, scale=_CARDS, help="its cards played this round"),
+            Field("operation_card", NUM_CARDS, help="one-hot: its card in this operation"),
+            Field("operation_order", MAX_PLAYERS, help="one-hot: its place in the operation's order"),
+            Field("operation_flags", 3, help="ace played low, mimicked (intimidation), ghost token"),
+        ),
+        count=MAX_PLAYERS,
+        help="seat k: k seats clockwise from the observer (0: itself)",
+    ),
+    Block(
+        "shared",
+        (
+            Field("round", MAX_ROUNDS, help="one-hot"),
+            Field("final_round", help="this round is the last"),
+            Field("operation", OPERATIONS, help="one-hot, during operations"),
+            Field("phase", 4, help="one-hot: setup, forecast, operations, debriefing"),
+            Field("forecast_pass", 2, help="one-hot: first, revision"),
+            Field("decision", len(DECISIONS), help="one-hot open decision, ``rules.DECISIONS``"),
+            Field("led_suit", len(SUITS), help="one-hot"),
+            Field("armed", 2, help="armed power: Mimic, Mirage"),
+            Field("row", (len(ROW_REWARDS), NUM_ROW_CARDS), help="per slot: the mission/event card, one-hot"),
+            Field("display", NUM_CARDS, scale=_CARDS, help="the reinforcement display"),
+            Field("special_unseen", NUM_CARDS, scale=_CARDS, help="the special deck's unseen cards"),
+            Field("special_known", NUM_CARDS, scale=_CARDS, help="the special deck's public bottom cards"),
+            Field("special_deck_size", scale=len(SPECIAL_DECK), help="cards in the special deck"),
+            Field("leverage_supply", scale=6, help="leverage tokens in the supply"),
+            Field("selection", NUM_CARDS, scale=_CARDS, help="the observer's own regroup selection"),
+            Field("reinforce_turn", 2 * MAX_PLAYERS, help="one-hot reinforcement turn"),
+            Field("options", 2, help="partnership, simultaneous forecasts"),
+            Field("revealed", help="forecasts revealed"),
+        ),
+    ),
+)
 SEAT_AT, SEAT_SIZE = LAYOUT.blocks["seat"].at, LAYOUT.blocks["seat"].size
 SHARED_AT = LAYOUT.blocks["shared"].at
 OBSERVATION_SIZE = LAYOUT.size
@@ -211,17 +219,61 @@ _ARMED_INDEX = {"mimic": 0, "mirage": 1}
 _EMPTY = np.zeros(OBSERVATION_SIZE, np.float32)
 _COPY = np.float32(1.0 / _CARDS)  # what one card copy adds to a count field (float32 sums: 1, 2, 3 copies read
 # 1/3, 2/3 and 1, as count * (1/3) does)
-(_CHARACTER, _TEAMMATE, _START, _LEADER, _TO_ACT, _INFLUENCE, _STAKE, _BID, _MADE, _LEVERAGE, _WON, _TOKENS,
- _HAND_SIZE, _DECK_SIZE, _VOIDS, _HAND, _HIDDEN, _DISCARD, _PLAYED, _OP_CARD, _OP_ORDER, _OP_FLAGS) = (
-    LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:]
-)  # fmt: skip
-(_ROUND, _FINAL, _OPERATION, _PHASE, _PASS, _DECISION, _LED, _ARMED, _ROW, _DISPLAY, _UNSEEN, _KNOWN, _SPECIAL_SIZE,
- _SUPPLY, _SELECTION, _REINFORCE, _OPTIONS, _REVEALED) = (
-    LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields
-)  # fmt: skip
-(_INFLUENCE_SCALE, _STAKE_SCALE, _LEVERAGE_SCALE, _HAND_SIZE_SCALE, _DECK_SIZE_SCALE, _SPECIAL_SIZE_SCALE,
- _SUPPLY_SCALE) = map(LAYOUT.scale, ("influence", "stake", "leverage", "hand_size", "deck_size", "special_deck_size",
-                                     "leverage_supply"))  # fmt: skip
+(
+    _CHARACTER,
+    _TEAMMATE,
+    _START,
+    _LEADER,
+    _TO_ACT,
+    _INFLUENCE,
+    _STAKE,
+    _BID,
+    _MADE,
+    _LEVERAGE,
+    _WON,
+    _TOKENS,
+    _HAND_SIZE,
+    _DECK_SIZE,
+    _VOIDS,
+    _HAND,
+    _HIDDEN,
+    _DISCARD,
+    _PLAYED,
+    _OP_CARD,
+    _OP_ORDER,
+    _OP_FLAGS,
+) = (LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:])
+(
+    _ROUND,
+    _FINAL,
+    _OPERATION,
+    _PHASE,
+    _PASS,
+    _DECISION,
+    _LED,
+    _ARMED,
+    _ROW,
+    _DISPLAY,
+    _UNSEEN,
+    _KNOWN,
+    _SPECIAL_SIZE,
+    _SUPPLY,
+    _SELECTION,
+    _REINFORCE,
+    _OPTIONS,
+    _REVEALED,
+) = (LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields)
+(
+    _INFLUENCE_SCALE,
+    _STAKE_SCALE,
+    _LEVERAGE_SCALE,
+    _HAND_SIZE_SCALE,
+    _DECK_SIZE_SCALE,
+    _SPECIAL_SIZE_SCALE,
+    _SUPPLY_SCALE,
+) = map(
+    LAYOUT.scale, ("influence", "stake", "leverage", "hand_size", "deck_size", "special_deck_size", "leverage_supply")
+)
 
 
 @dataclass(frozen=True)
@@ -304,9 +356,22 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
     team = teams[seat] if teams else -1
     values: list[float] = []  # in the order of ``table.values``
     for s, b, character, stake, bid, influence, leverage, won, ghost, regroup, power, voids, hand, deck in zip(
-        range(n), base, state.characters, state.stakes, state.bids, state.influence, state.leverage, state.won,
-        state.ghost_used, state.regroup_used, state.power_used, state.voids, state.hands, state.decks, strict=True,
-    ):  # fmt: skip
+        range(n),
+        base,
+        state.characters,
+        state.stakes,
+        state.bids,
+        state.influence,
+        state.leverage,
+        state.won,
+        state.ghost_used,
+        state.regroup_used,
+        state.power_used,
+        state.voids,
+        state.hands,
+        state.decks,
+        strict=True,
+    ):
         hot.append(b + _WON + won)
         if character >= 0:
             hot.append(b + _CHARACTER + character)

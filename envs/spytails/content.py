@@ -141,7 +141,8 @@ def _is_intimidation(play: tuple[int, bool, bool]) -> bool:
 MISSIONS = (
     Mission("Double Agent", "won exactly two operations", lambda me, table: me.wins == 2),
     Mission(
-        "Doppelganger", "won as many operations as another player",
+        "Doppelganger",
+        "won as many operations as another player",
         lambda me, table: sum(other.wins == me.wins for other in table) > 1,
     ),
     Mission("Lie Low", "won no operation", lambda me, table: me.wins == 0),
@@ -149,21 +150,24 @@ MISSIONS = (
     Mission("Opening Gambit", "won the first operation", lambda me, table: me.won_first),
     Mission("Last Word", "won the seventh operation", lambda me, table: me.won_last),
     Mission(
-        "Heavy Hand", "won an operation with an intimidation card",
+        "Heavy Hand",
+        "won an operation with an intimidation card",
         lambda me, table: any(_is_intimidation(p) for p in me.winning_cards),
     ),
     Mission(
-        "Royal Seal", "won an operation with a J, Q or K",
+        "Royal Seal",
+        "won an operation with a J, Q or K",
         lambda me, table: any(CARD_RANK[p[0]] in (JACK, QUEEN, KING) for p in me.winning_cards),
     ),
     Mission(
-        "Underdog", "won an operation with a suited card of value 6 or less",
+        "Underdog",
+        "won an operation with a suited card of value 6 or less",
         lambda me, table: any(CARD_SUIT[p[0]] != NO_SUIT and _value(p) <= 6 for p in me.winning_cards),
     ),
     Mission("Shrew Wrangler", "won an operation that held a shrew", lambda me, table: me.shrew_wins > 0),
     Mission("Sure Thing", "met a forecast of three or more", lambda me, table: me.met_forecast and me.bid >= 3),
     Mission("Ghost Protocol", "used the ghost token or played a Ghost Move", lambda me, table: me.ghosted),
-)  # fmt: skip
+)
 
 
 # -- events (stand-ins): rule changes for the round they are in force -----------------------

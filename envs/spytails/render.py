@@ -60,8 +60,15 @@ def render_state(state: SpytailsState, seat: int | None) -> str:
         else:
             forecast = "forecast hidden" if state.stakes[s] >= 0 else "forecast -"
             influence = state.influence[s] + max(0, state.stakes[s])
-        used = [name for name, flag in (("ghost", state.ghost_used[s]), ("regroup", state.regroup_used[s]),
-                                        ("power", state.power_used[s])) if flag]  # fmt: skip
+        used = [
+            name
+            for name, flag in (
+                ("ghost", state.ghost_used[s]),
+                ("regroup", state.regroup_used[s]),
+                ("power", state.power_used[s]),
+            )
+            if flag
+        ]
         lines.append(
             f"{state.who(s)}{team}{start}: influence {influence}, leverage {state.leverage[s]}, {forecast}, "
             f"won {state.won[s]} | used: {', '.join(used) or '-'} | hand {len(state.hands[s])}, "

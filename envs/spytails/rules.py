@@ -91,8 +91,19 @@ from bidbluff.envs.spytails.content import (
 
 SETUP, FORECAST, OPERATIONS_PHASE, DEBRIEFING, OVER = "setup", "forecast", "operations", "debriefing", "over"
 PHASES = (SETUP, FORECAST, OPERATIONS_PHASE, DEBRIEFING, OVER)
-DECISIONS = ("character", "bid", "stake", "revise", "play", "regroup", "echo_take", "echo_give",
-             "reinforce", "remove", "repay")  # fmt: skip
+DECISIONS = (
+    "character",
+    "bid",
+    "stake",
+    "revise",
+    "play",
+    "regroup",
+    "echo_take",
+    "echo_give",
+    "reinforce",
+    "remove",
+    "repay",
+)
 # Debriefing steps: payouts (automatic), leverage repayment, reinforcements.
 PAYOUT, REPAY, REINFORCE = "payout", "repay", "reinforce"
 DEBRIEF_STEPS = (PAYOUT, REPAY, REINFORCE)
@@ -468,12 +479,27 @@ class SpytailsState(GameState):
 
     # each action kind's handler, called as ``handler(state, seat, rng, *args)``
     _ON: ClassVar[dict[str, Any]] = {
-        "character": _on_character, "bid": _on_bid, "stake": _on_stake, "keep_forecast": _on_keep_forecast,
-        "change_forecast": _on_change_forecast, "play": _on_play, "play_low": _on_play_low, "ghost": _on_ghost,
-        "regroup": _on_regroup, "discard": _on_discard, "confirm": _on_confirm, "power": _on_power,
-        "echo_take": _on_echo_take, "echo_give": _on_echo_give, "take": _on_take, "take_top": _on_take_top,
-        "remove": _on_remove, "remove_none": _on_remove_none, "repay": _on_repay, "keep_leverage": _on_keep_leverage,
-    }  # fmt: skip
+        "character": _on_character,
+        "bid": _on_bid,
+        "stake": _on_stake,
+        "keep_forecast": _on_keep_forecast,
+        "change_forecast": _on_change_forecast,
+        "play": _on_play,
+        "play_low": _on_play_low,
+        "ghost": _on_ghost,
+        "regroup": _on_regroup,
+        "discard": _on_discard,
+        "confirm": _on_confirm,
+        "power": _on_power,
+        "echo_take": _on_echo_take,
+        "echo_give": _on_echo_give,
+        "take": _on_take,
+        "take_top": _on_take_top,
+        "remove": _on_remove,
+        "remove_none": _on_remove_none,
+        "repay": _on_repay,
+        "keep_leverage": _on_keep_leverage,
+    }
 
     # -- the automatic flow ------------------------------------------------------------------------
     def _advance(self, rng: np.random.Generator) -> None:
@@ -743,14 +769,49 @@ class SpytailsState(GameState):
             del self.log[0]
 
     # -- saving, copying, hidden information ---------------------------------------------------------
-    _SCALARS = (("mode", str), ("forecast_mode", str), ("character_mode", str), ("phase", str), ("round", int),
-                ("last_round", int), ("extra_rounds", int), ("start", int), ("leverage_supply", int),
-                ("special_known", int), ("forecast_pass", int), ("revealed", bool), ("operation", int),
-                ("leader", int), ("armed", str), ("debrief_step", str), ("reinforce_first", int),
-                ("reinforce_turn", int))  # fmt: skip
-    _FLAT = ("characters", "teams", "influence", "leverage", "pool_in_hand", "special_deck", "display", "row",
-             "row_deck", "row_discard", "ghost_used", "regroup_used", "power_used", "bids", "stakes",
-             "forecast_done", "won", "selection", "repay_done", "pending", "log")  # fmt: skip
+    _SCALARS = (
+        ("mode", str),
+        ("forecast_mode", str),
+        ("character_mode", str),
+        ("phase", str),
+        ("round", int),
+        ("last_round", int),
+        ("extra_rounds", int),
+        ("start", int),
+        ("leverage_supply", int),
+        ("special_known", int),
+        ("forecast_pass", int),
+        ("revealed", bool),
+        ("operation", int),
+        ("leader", int),
+        ("armed", str),
+        ("debrief_step", str),
+        ("reinforce_first", int),
+        ("reinforce_turn", int),
+    )
+    _FLAT = (
+        "characters",
+        "teams",
+        "influence",
+        "leverage",
+        "pool_in_hand",
+        "special_deck",
+        "display",
+        "row",
+        "row_deck",
+        "row_discard",
+        "ghost_used",
+        "regroup_used",
+        "power_used",
+        "bids",
+        "stakes",
+        "forecast_done",
+        "won",
+        "selection",
+        "repay_done",
+        "pending",
+        "log",
+    )
     _NESTED = ("hands", "decks", "discards", "removed", "known", "pool", "voids", "trick")
 
     @classmethod
@@ -809,8 +870,11 @@ class SpytailsState(GameState):
             ok = self.debrief_step == REINFORCE and self.reinforce_turn < 2 * self.num_players
             expected = (self.reinforce_first + self.reinforce_turn) % self.num_players if ok else None
         elif kind == "repay":
-            waiting = [s for s in self.order(self.start)
-                       if not self.repay_done[s] and self.leverage[s] and self.influence[s] >= LEVERAGE_VALUE]
+            waiting = [
+                s
+                for s in self.order(self.start)
+                if not self.repay_done[s] and self.leverage[s] and self.influence[s] >= LEVERAGE_VALUE
+            ]
             expected = waiting[0] if self.debrief_step == REPAY and waiting else None
         elif kind == "character":
             waiting = [s for s in self.order(self.start) if self.characters[s] < 0]
@@ -833,13 +897,37 @@ class SpytailsState(GameState):
         problems = []
         if not 2 <= n <= 4:
             return [f"num_players {n} not in 2..4"]
-        for name, allowed in (("mode", MODES), ("forecast_mode", FORECAST_MODES), ("character_mode", CHARACTER_MODES),
-                              ("phase", PHASES), ("debrief_step", DEBRIEF_STEPS), ("armed", ARMED)):  # fmt: skip
+        for name, allowed in (
+            ("mode", MODES),
+            ("forecast_mode", FORECAST_MODES),
+            ("character_mode", CHARACTER_MODES),
+            ("phase", PHASES),
+            ("debrief_step", DEBRIEF_STEPS),
+            ("armed", ARMED),
+        ):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name} {getattr(self, name)!r} not one of {allowed}")
-        per_seat = ("characters", "influence", "leverage", "hands", "decks", "discards", "removed", "known", "pool",
-                    "pool_in_hand", "voids", "ghost_used", "regroup_used", "power_used", "bids", "stakes",
-                    "forecast_done", "won", "repay_done")  # fmt: skip
+        per_seat = (
+            "characters",
+            "influence",
+            "leverage",
+            "hands",
+            "decks",
+            "discards",
+            "removed",
+            "known",
+            "pool",
+            "pool_in_hand",
+            "voids",
+            "ghost_used",
+            "regroup_used",
+            "power_used",
+            "bids",
+            "stakes",
+            "forecast_done",
+            "won",
+            "repay_done",
+        )
         for name in per_seat:
             if len(getattr(self, name)) != n:
                 problems.append(f"{name} has {len(getattr(self, name))} entries for {n} players")
@@ -873,8 +961,10 @@ class SpytailsState(GameState):
             forecast, staked = self.bids[seat] >= 0, self.stakes[seat] >= 0
             done = self.phase in (OPERATIONS_PHASE, DEBRIEFING) or (self.phase == FORECAST and self.forecast_done[seat])
             if (done and not (forecast and staked)) or (staked and not forecast):
-                problems.append(f"seat {seat}: bid {self.bids[seat]} and stake {self.stakes[seat]} do not fit the "
-                                f"{self.phase} phase")  # fmt: skip
+                problems.append(
+                    f"seat {seat}: bid {self.bids[seat]} and stake {self.stakes[seat]} do not fit the "
+                    f"{self.phase} phase"
+                )
         if len(self.round_ops) > self.operation or sum(self.won) > self.operation:
             problems.append(f"round_ops and won count more operations than the {self.operation} finished")
         for trick, leader in [(self.trick, self.leader)] + [(t, None) for _, t in self.round_ops]:
@@ -975,14 +1065,20 @@ class SpytailsState(GameState):
         return [(led,), tuple(s for s in range(len(SUITS)) if s != led)]
 
 
-
 # The phases in which each decision opens.
 _DECISION_PHASES = {
-    "character": (SETUP,), "bid": (FORECAST,), "stake": (FORECAST,), "revise": (FORECAST,),
-    "play": (OPERATIONS_PHASE,), "regroup": (FORECAST, OPERATIONS_PHASE), "echo_take": (FORECAST, OPERATIONS_PHASE),
-    "echo_give": (FORECAST, OPERATIONS_PHASE), "reinforce": (DEBRIEFING,), "remove": (DEBRIEFING,),
+    "character": (SETUP,),
+    "bid": (FORECAST,),
+    "stake": (FORECAST,),
+    "revise": (FORECAST,),
+    "play": (OPERATIONS_PHASE,),
+    "regroup": (FORECAST, OPERATIONS_PHASE),
+    "echo_take": (FORECAST, OPERATIONS_PHASE),
+    "echo_give": (FORECAST, OPERATIONS_PHASE),
+    "reinforce": (DEBRIEFING,),
+    "remove": (DEBRIEFING,),
     "repay": (DEBRIEFING,),
-}  # fmt: skip
+}
 
 # -- what a saved state may hold --------------------------------------------------------------------------
 MAX_PLAYERS = 4
@@ -990,62 +1086,71 @@ MAX_PILE = len(BASIC_DECK) + len(SPECIAL_DECK)  # every card a seat could own
 MAX_INFLUENCE = 999  # far above any game's (the observation clips at 40)
 _CARD = Int(0, NUM_CARDS - 1, "a card")
 _PILE = ListOf(_CARD, MAX_PILE)
-_PLAY = Fields((("seat", Seat()), ("card", Int(GHOST_TOKEN, NUM_CARDS - 1, "a card (or the ghost token -1),")),
-                ("low", Int(0, 1)), ("mimic", Int(0, 1))))  # fmt: skip
+_PLAY = Fields(
+    (
+        ("seat", Seat()),
+        ("card", Int(GHOST_TOKEN, NUM_CARDS - 1, "a card (or the ghost token -1),")),
+        ("low", Int(0, 1)),
+        ("mimic", Int(0, 1)),
+    )
+)
 _TRICK = ListOf(_PLAY, lambda context: context["num_players"])
 _ROW_CARD = Int(0, NUM_ROW_CARDS - 1, "a mission/event card")
-STATE = Record({
-    "game": Const("spytails"),
-    "num_players": Int(2, MAX_PLAYERS, "a table of"),
-    "mode": OneOf(MODES, "a mode:"),
-    "forecast_mode": OneOf(FORECAST_MODES, "a forecast mode:"),
-    "character_mode": OneOf(CHARACTER_MODES, "a character mode:"),
-    "phase": OneOf(PHASES, "a phase:"),
-    "round": Int(0, MAX_ROUNDS - 1, "a round"),
-    "last_round": Int(0, MAX_ROUNDS - 1, "a round"),
-    "extra_rounds": Int(0, MAX_EXTRA_ROUNDS, "a number of extra rounds"),
-    "start": Seat(),
-    "leverage_supply": Int(0, LEVERAGE_TOKENS, "a number of leverage tokens"),
-    "special_known": Int(0, len(SPECIAL_DECK), "a number of cards"),
-    "forecast_pass": Int(0, 1, "a forecast pass"),
-    "revealed": Bool(),
-    "operation": Int(0, OPERATIONS, "an operation"),
-    "leader": Seat(),
-    "armed": OneOf(ARMED, "an armed token:"),
-    "debrief_step": OneOf(DEBRIEF_STEPS, "a debriefing step:"),
-    "reinforce_first": Seat(),
-    "reinforce_turn": Int(0, lambda context: 2 * context["num_players"], "a reinforcement turn"),
-    "characters": PerSeat(Int(-1, len(CHARACTERS) - 1, "a character (or -1)")),
-    "teams": ListOf(Int(0, 1, "a team"), MAX_PLAYERS),
-    "influence": PerSeat(Int(0, MAX_INFLUENCE, "an influence")),
-    "leverage": PerSeat(Int(0, LEVERAGE_TOKENS, "a number of leverage tokens")),
-    "pool_in_hand": PerSeat(Int(0, MAX_PILE, "a number of cards")),
-    "special_deck": ListOf(_CARD, len(SPECIAL_DECK)),
-    "display": ListOf(_CARD, MAX_PLAYERS + 1),
-    "row": ListOf(_ROW_CARD, len(ROW_REWARDS)),
-    "row_deck": ListOf(_ROW_CARD, NUM_ROW_CARDS),
-    "row_discard": ListOf(_ROW_CARD, NUM_ROW_CARDS),
-    "ghost_used": PerSeat(Bool()),
-    "regroup_used": PerSeat(Bool()),
-    "power_used": PerSeat(Bool()),
-    "bids": PerSeat(Int(-1, MAX_BID, "a bid (or -1)")),
-    "stakes": PerSeat(Int(-1, MAX_STAKE, "a stake (or -1)")),
-    "forecast_done": PerSeat(Bool()),
-    "won": PerSeat(Int(0, OPERATIONS, "a number of operations")),
-    "selection": _PILE,
-    "repay_done": PerSeat(Bool()),
-    "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", Seat())))),
-    "log": ListOf(Str(), LOG_LENGTH),
-    "hands": PerSeat(_PILE),
-    "decks": PerSeat(_PILE),
-    "discards": PerSeat(_PILE),
-    "removed": PerSeat(_PILE),
-    "known": PerSeat(_PILE),
-    "pool": PerSeat(_PILE),
-    "voids": PerSeat(ListOf(Int(0, len(SUITS) - 1, "a suit"), len(SUITS))),
-    "trick": _TRICK,
-    "round_ops": ListOf(Fields((("winner", Seat(-1)), ("trick", _TRICK))), OPERATIONS),
-}, into=("num_players",))  # fmt: skip
+STATE = Record(
+    {
+        "game": Const("spytails"),
+        "num_players": Int(2, MAX_PLAYERS, "a table of"),
+        "mode": OneOf(MODES, "a mode:"),
+        "forecast_mode": OneOf(FORECAST_MODES, "a forecast mode:"),
+        "character_mode": OneOf(CHARACTER_MODES, "a character mode:"),
+        "phase": OneOf(PHASES, "a phase:"),
+        "round": Int(0, MAX_ROUNDS - 1, "a round"),
+        "last_round": Int(0, MAX_ROUNDS - 1, "a round"),
+        "extra_rounds": Int(0, MAX_EXTRA_ROUNDS, "a number of extra rounds"),
+        "start": Seat(),
+        "leverage_supply": Int(0, LEVERAGE_TOKENS, "a number of leverage tokens"),
+        "special_known": Int(0, len(SPECIAL_DECK), "a number of cards"),
+        "forecast_pass": Int(0, 1, "a forecast pass"),
+        "revealed": Bool(),
+        "operation": Int(0, OPERATIONS, "an operation"),
+        "leader": Seat(),
+        "armed": OneOf(ARMED, "an armed token:"),
+        "debrief_step": OneOf(DEBRIEF_STEPS, "a debriefing step:"),
+        "reinforce_first": Seat(),
+        "reinforce_turn": Int(0, lambda context: 2 * context["num_players"], "a reinforcement turn"),
+        "characters": PerSeat(Int(-1, len(CHARACTERS) - 1, "a character (or -1)")),
+        "teams": ListOf(Int(0, 1, "a team"), MAX_PLAYERS),
+        "influence": PerSeat(Int(0, MAX_INFLUENCE, "an influence")),
+        "leverage": PerSeat(Int(0, LEVERAGE_TOKENS, "a number of leverage tokens")),
+        "pool_in_hand": PerSeat(Int(0, MAX_PILE, "a number of cards")),
+        "special_deck": ListOf(_CARD, len(SPECIAL_DECK)),
+        "display": ListOf(_CARD, MAX_PLAYERS + 1),
+        "row": ListOf(_ROW_CARD, len(ROW_REWARDS)),
+        "row_deck": ListOf(_ROW_CARD, NUM_ROW_CARDS),
+        "row_discard": ListOf(_ROW_CARD, NUM_ROW_CARDS),
+        "ghost_used": PerSeat(Bool()),
+        "regroup_used": PerSeat(Bool()),
+        "power_used": PerSeat(Bool()),
+        "bids": PerSeat(Int(-1, MAX_BID, "a bid (or -1)")),
+        "stakes": PerSeat(Int(-1, MAX_STAKE, "a stake (or -1)")),
+        "forecast_done": PerSeat(Bool()),
+        "won": PerSeat(Int(0, OPERATIONS, "a number of operations")),
+        "selection": _PILE,
+        "repay_done": PerSeat(Bool()),
+        "pending": EmptyOr(Fields((("decision", OneOf(DECISIONS, "a decision:")), ("seat", Seat())))),
+        "log": ListOf(Str(), LOG_LENGTH),
+        "hands": PerSeat(_PILE),
+        "decks": PerSeat(_PILE),
+        "discards": PerSeat(_PILE),
+        "removed": PerSeat(_PILE),
+        "known": PerSeat(_PILE),
+        "pool": PerSeat(_PILE),
+        "voids": PerSeat(ListOf(Int(0, len(SUITS) - 1, "a suit"), len(SUITS))),
+        "trick": _TRICK,
+        "round_ops": ListOf(Fields((("winner", Seat(-1)), ("trick", _TRICK))), OPERATIONS),
+    },
+    into=("num_players",),
+)
 
 
 def _shuffled(cards: list[int], rng: np.random.Generator) -> list[int]:
@@ -1058,8 +1163,11 @@ def check_options(num_players: int, mode: str, forecast_mode: str, characters: s
     """Raise ``ValueError`` for a table the game cannot seat."""
     if not 2 <= num_players <= 4:
         raise ValueError(f"Spytails is for 2-4 players, not {num_players}")
-    for name, value, allowed in (("mode", mode, MODES), ("forecast_mode", forecast_mode, FORECAST_MODES),
-                                 ("characters", characters, CHARACTER_MODES)):  # fmt: skip
+    for name, value, allowed in (
+        ("mode", mode, MODES),
+        ("forecast_mode", forecast_mode, FORECAST_MODES),
+        ("characters", characters, CHARACTER_MODES),
+    ):
         if value not in allowed:
             raise ValueError(f"{name} {value!r} is not one of {allowed}")
     if mode == "partnership" and num_players != 4:

@@ -152,8 +152,9 @@ def test_others_prior_or_heuristic_reads_the_models_from_the_bets_and_searches()
     with pytest.raises(ValueError, match="belief=prior"):
         agents.make("ismcts:20,prior=shipped,others=prior+heuristic")
     env, _ = played(7, players=4, bets=5)
-    agent = agents.make("ismcts:30,prior=shipped,rollout=shipped,others=prior+heuristic,belief=prior",
-                        env_name="liars_dice_v0", seed=0)  # fmt: skip
+    agent = agents.make(
+        "ismcts:30,prior=shipped,rollout=shipped,others=prior+heuristic,belief=prior", env_name="liars_dice_v0", seed=0
+    )
     agent.bind(env)
     assert [type(model).__name__ for model in agent.models] == ["Network", "HeuristicPrior"]
     name = env.agent_selection

@@ -264,11 +264,16 @@ def test_specs():
     )
     assert agents.make("ismcts:value=shipped,rollout=heuristic,steps=4").specs["steps"] == 4
     assert agents.make("ismcts:100,reward=winner").reward_mode == "winner"
-    for bad, words in (("ismcts:prior", "neither a budget"), ("ismcts:depth=3", "neither a budget"),
-                       ("ismcts:steps=x,value=shipped", "must be a number"), ("ismcts:select=best", "selection"),
-                       ("ismcts:steps=3", "name the value network"), ("ismcts:prior=shipped,mix=2", "between"),
+    for bad, words in (
+        ("ismcts:prior", "neither a budget"),
+        ("ismcts:depth=3", "neither a budget"),
+        ("ismcts:steps=x,value=shipped", "must be a number"),
+        ("ismcts:select=best", "selection"),
+        ("ismcts:steps=3", "name the value network"),
+        ("ismcts:prior=shipped,mix=2", "between"),
         ("ismcts:reward=most", "reward mode"),
-                       ("ismcts:value=shipped,rollout=heuristic", "steps=K")):  # fmt: skip
+        ("ismcts:value=shipped,rollout=heuristic", "steps=K"),
+    ):
         with pytest.raises(ValueError, match=words):
             agents.make(bad)
     with pytest.raises(ValueError, match="pass env_name"):

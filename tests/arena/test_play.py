@@ -49,8 +49,17 @@ def test_scripted_game_to_the_end(env_name: str, tmp_path) -> None:
     n, options = _split(CONFIGS[env_name])
     out = io.StringIO()
     illegal = "definitely not a move"
-    record = play(env_name, seat=0, opponents=["random"], num_players=n, seed=5, env_options=options,
-                  input=Script([*BAD, illegal]), output=out, save=tmp_path / "game.json")  # fmt: skip
+    record = play(
+        env_name,
+        seat=0,
+        opponents=["random"],
+        num_players=n,
+        seed=5,
+        env_options=options,
+        input=Script([*BAD, illegal]),
+        output=out,
+        save=tmp_path / "game.json",
+    )
     text = out.getvalue()
     assert record is not None and record["env"] == env_name
     assert "is not a place in the list: choose #1-#" in text  # #0, #999, #x
@@ -66,8 +75,18 @@ def test_scripted_game_to_the_end(env_name: str, tmp_path) -> None:
 
 def test_quit_and_eof_leave_cleanly() -> None:
     out = io.StringIO()
-    assert play("liars_dice_v0", num_players=2, seed=1, env_options={"dice": 1}, opponents=["random"],
-                input=io.StringIO("quit\n"), output=out) is None  # fmt: skip
+    assert (
+        play(
+            "liars_dice_v0",
+            num_players=2,
+            seed=1,
+            env_options={"dice": 1},
+            opponents=["random"],
+            input=io.StringIO("quit\n"),
+            output=out,
+        )
+        is None
+    )
     assert "You left the game" in out.getvalue()
     out = io.StringIO()
     assert play("libertalia_v0", num_players=2, seed=1, input=io.StringIO("nonsense\n"), output=out) is None
@@ -77,8 +96,16 @@ def test_quit_and_eof_leave_cleanly() -> None:
 def test_names_and_prefixes(tmp_path) -> None:
     # liars dice, human in seat 1 after seat 0's opening bet: "Bid  1X6" (case and spaces), a prefix, "liar"
     out = io.StringIO()
-    record = play("liars_dice_v0", seat=1, num_players=2, seed=2, opponents=["random"], env_options={"dice": 5},
-                  input=Script(["bid", "  LIAR "]), output=out)  # fmt: skip
+    record = play(
+        "liars_dice_v0",
+        seat=1,
+        num_players=2,
+        seed=2,
+        opponents=["random"],
+        env_options={"dice": 5},
+        input=Script(["bid", "  LIAR "]),
+        output=out,
+    )
     text = out.getvalue()
     assert "'bid' fits " in text
     assert record["actions"][-1][0] == 1 and "you: calls Liar!" in text
@@ -87,8 +114,16 @@ def test_names_and_prefixes(tmp_path) -> None:
 @pytest.mark.parametrize("seed", range(12))
 def test_liars_dice_never_shows_an_opponents_cup_before_the_reveal(seed: int) -> None:
     out = io.StringIO()
-    record = play("liars_dice_v0", seat=0, num_players=3, seed=seed, opponents=["heuristic"],
-                  env_options={"dice": 3}, input=Script([]), output=out)  # fmt: skip
+    record = play(
+        "liars_dice_v0",
+        seat=0,
+        num_players=3,
+        seed=seed,
+        opponents=["heuristic"],
+        env_options={"dice": 3},
+        input=Script([]),
+        output=out,
+    )
     text = out.getvalue()
     before = text.split("game over")[0]
     env = records.make_env(record)
@@ -102,8 +137,9 @@ def test_liars_dice_never_shows_an_opponents_cup_before_the_reveal(seed: int) ->
 
 def test_libertalia_opponent_cards_are_secret_until_revealed() -> None:
     out = io.StringIO()
-    play("libertalia_v0", seat=0, num_players=3, seed=3, opponents=["random"], input=Script([]), output=out,
-         width=400)  # one log entry a line  # fmt: skip
+    play(
+        "libertalia_v0", seat=0, num_players=3, seed=3, opponents=["random"], input=Script([]), output=out, width=400
+    )  # one log entry a line
     text = out.getvalue()
     assert "puts a character face down" in text
     # a card is named only when playing it reveals the day's cards at once (the last seat to choose)
@@ -168,8 +204,16 @@ def test_tampered_records_are_refused(tmp_path) -> None:
 
 
 def test_replay_views(tmp_path) -> None:
-    record = play("liars_dice_v0", seat=0, num_players=2, seed=7, opponents=["random"], env_options={"dice": 2},
-                  input=Script([]), output=io.StringIO())  # fmt: skip
+    record = play(
+        "liars_dice_v0",
+        seat=0,
+        num_players=2,
+        seed=7,
+        opponents=["random"],
+        env_options={"dice": 2},
+        input=Script([]),
+        output=io.StringIO(),
+    )
     mine, everything = io.StringIO(), io.StringIO()
     show_replay(record, view=0, output=mine)
     show_replay(record, view="all", output=everything)
@@ -189,8 +233,24 @@ def test_cli_play_replay_and_tournament_save_games(tmp_path, monkeypatch, capsys
     assert main(["replay", str(game), "--all"]) == 0
     assert "scores:" in capsys.readouterr().out
     saved = tmp_path / "games"
-    assert main(["tournament", "spytails_v0", "--agents", "random", "--players", "2", "--games", "2",
-                 "--save-games", str(saved), "--quiet"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "tournament",
+                "spytails_v0",
+                "--agents",
+                "random",
+                "--players",
+                "2",
+                "--games",
+                "2",
+                "--save-games",
+                str(saved),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     files = sorted(saved.glob("*.json"))
     assert len(files) == 2
     for path in files:
@@ -211,8 +271,16 @@ def test_helpers() -> None:
 
 def test_lying_pirates_never_shows_another_cup_while_betting() -> None:
     out = io.StringIO()
-    play("lying_pirates_v0", seat=0, num_players=3, seed=2, opponents=["heuristic"], input=Script([]), output=out,
-         max_steps=400)  # fmt: skip
+    play(
+        "lying_pirates_v0",
+        seat=0,
+        num_players=3,
+        seed=2,
+        opponents=["heuristic"],
+        input=Script([]),
+        output=out,
+        max_steps=400,
+    )
     text = out.getvalue()
     assert "cup of C0:" in text  # the human's own cup, while betting
     assert "cup of C1:" not in text and "cup of C2:" not in text
@@ -220,8 +288,17 @@ def test_lying_pirates_never_shows_another_cup_while_betting() -> None:
 
 
 def test_a_looping_game_is_stopped_and_recorded_as_truncated(tmp_path) -> None:
-    record = play("libertalia_v0", seat=0, num_players=2, seed=1, opponents=["random"], input=Script([]),
-                  output=io.StringIO(), save=tmp_path / "cut.json", max_steps=7)  # fmt: skip
+    record = play(
+        "libertalia_v0",
+        seat=0,
+        num_players=2,
+        seed=1,
+        opponents=["random"],
+        input=Script([]),
+        output=io.StringIO(),
+        save=tmp_path / "cut.json",
+        max_steps=7,
+    )
     assert record["truncated"] and len(record["actions"]) == 7
     again = records.replay(records.load(tmp_path / "cut.json"))
     assert not again.game_state.is_terminal()

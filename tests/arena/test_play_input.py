@@ -72,8 +72,13 @@ def test_long_move_lists_collapse_into_ranges() -> None:
     assert move_list(names) == ["#1-#150  bid 1x2 ... bid 30x6 (150 moves)", "#151  exact 1x2", "#152  liar"]
     assert move_list(["reroll", "keep"]) == ["#1  reroll", "#2  keep"]
     cards = ["remove 4 Stalk", "remove 5 Stalk", "remove 7 Stalk", "remove 8 Stalk", "remove 9 Stalk"]
-    assert move_list(cards, [4, 5, 7, 8, 9]) == ["#1  remove 4 Stalk", "#2  remove 5 Stalk",
-                                                 "#3  remove 7 Stalk", "#4  remove 8 Stalk", "#5  remove 9 Stalk"]
+    assert move_list(cards, [4, 5, 7, 8, 9]) == [
+        "#1  remove 4 Stalk",
+        "#2  remove 5 Stalk",
+        "#3  remove 7 Stalk",
+        "#4  remove 8 Stalk",
+        "#5  remove 9 Stalk",
+    ]
     env = _at("lying_pirates_v0", "liar")
     shown = move_list([env.action_to_str(a) for a in env.legal_action_ids()], env.legal_action_ids())
     assert len(shown) <= 4 and shown[-1].endswith("liar")  # the bids, the "exactly" calls, Liar!
@@ -97,8 +102,16 @@ def test_public_calls_are_named_and_rolled_dice_shown() -> None:
     assert any(line.startswith("to decide: reroll the ") for line in lines)
     assert any(line.startswith(("sail die: ", "battle rolls: ", "Pirate die", "Treasure die")) for line in lines)
     out = io.StringIO()
-    play("lying_pirates_v0", seat=0, num_players=3, seed=2, opponents=["heuristic"], input=Script([]), output=out,
-         max_steps=400)  # fmt: skip
+    play(
+        "lying_pirates_v0",
+        seat=0,
+        num_players=3,
+        seed=2,
+        opponents=["heuristic"],
+        input=Script([]),
+        output=out,
+        max_steps=400,
+    )
     text = out.getvalue()
     assert "sail die: " in text and "makes a secret choice" not in text
 
@@ -109,8 +122,16 @@ def test_rules_text_on_question_mark() -> None:
     assert rules_lookup("spytails_v0", "stalk")
     assert rules_lookup("lying_pirates_v0", "liar")  # the calls' rules
     out = io.StringIO()
-    play("libertalia_v0", seat=0, num_players=2, seed=1, opponents=["random"], input=Script(["? parrot", "quit"]),
-         output=out, width=400)  # fmt: skip
+    play(
+        "libertalia_v0",
+        seat=0,
+        num_players=2,
+        seed=1,
+        opponents=["random"],
+        input=Script(["? parrot", "quit"]),
+        output=out,
+        width=400,
+    )
     assert f"  {rules_lookup('libertalia_v0', 'parrot')[0]}" in out.getvalue()
 
 

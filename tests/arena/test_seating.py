@@ -49,8 +49,10 @@ def test_identical_agents_in_different_slots_get_equal_shares():
     cyclic = seating.SeatingDesign(4, "cyclic", ((0, 1, 2, 3),), True, 1)
     biased = run_tournament("liars_dice_v0", specs, 960, 4, seed=0, env_options=options, design=cyclic)
     fair = run_tournament("liars_dice_v0", specs, 960, 4, seed=0, env_options=options)
-    spread = [max(shares) - min(shares) for shares in
-              ([e.wins / e.games for e in result.entries[1:]] for result in (biased, fair))]  # fmt: skip
+    spread = [
+        max(shares) - min(shares)
+        for shares in ([e.wins / e.games for e in result.entries[1:]] for result in (biased, fair))
+    ]
     assert spread[0] > 0.12
     assert spread[1] < 0.05
     assert fair.seating["design"] == "all 24 permutations per deal"

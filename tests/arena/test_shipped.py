@@ -53,8 +53,12 @@ def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
     first = read_sidecar(dest, "liars_dice_v0")
     assert first["exported_from"] == str(source) and first["optimizer_state"].startswith("dropped")
     rows = first["tournaments"]
-    assert [r["lineup"] for r in rows] == ["heuristic vs 3 random", "shipped vs 3 random", "shipped vs 3 heuristic",
-                                           "shipped vs heuristic (2 players)"]  # fmt: skip
+    assert [r["lineup"] for r in rows] == [
+        "heuristic vs 3 random",
+        "shipped vs 3 random",
+        "shipped vs 3 heuristic",
+        "shipped vs heuristic (2 players)",
+    ]
     assert all("--games 4 --seed 1" in r["command"] for r in rows)
     assert [r["games"] for r in rows] == [24, 24, 24, 4]  # whole deals: every seating of 4 seats, then of 2
     assert rows[0]["seating"] == "all 24 permutations per deal"

@@ -44,8 +44,11 @@ def test_ratings_follow_results():
 
 def test_lineup_fills_the_table():
     assert lineup(["heuristic", "random"], 4) == [
-        ("heuristic", "heuristic"), ("random", "random"), ("heuristic#2", "heuristic"), ("random#2", "random"),
-    ]  # fmt: skip
+        ("heuristic", "heuristic"),
+        ("random", "random"),
+        ("heuristic#2", "heuristic"),
+        ("random#2", "random"),
+    ]
     assert expand_specs("heuristic,random*3") == ["heuristic", "random", "random", "random"]
 
 
@@ -69,12 +72,32 @@ def test_more_entries_than_seats():
 
 def test_cli_writes_json_and_csv(tmp_path, capsys):
     out_json, out_csv = tmp_path / "t.json", tmp_path / "t.csv"
-    assert main(["tournament", "liars_dice_v0", "--agents", "heuristic,random", "--games", "10",
-                 "--json", str(out_json), "--csv", str(out_csv)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "tournament",
+                "liars_dice_v0",
+                "--agents",
+                "heuristic,random",
+                "--games",
+                "10",
+                "--json",
+                str(out_json),
+                "--csv",
+                str(out_csv),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out_json.read_text())
     assert data["games"] == 10 and {e["entry"] for e in data["entries"]} == {"heuristic", "random"}
-    assert data["seating"] == {"design": "all 2 permutations per deal", "seats": 2, "games_per_deal": 2,
-                               "balanced_after_deals": 1, "orders": 2}  # fmt: skip
+    assert data["seating"] == {
+        "design": "all 2 permutations per deal",
+        "seats": 2,
+        "games_per_deal": 2,
+        "balanced_after_deals": 1,
+        "orders": 2,
+    }
     rows = list(csv.DictReader(out_csv.open()))
     assert {"win_share", "ci_low", "ci_high", "mean_score", "rating_mu", "seat_0_win_share"} <= set(rows[0])
     printed = capsys.readouterr().out

@@ -51,16 +51,19 @@ def test_games_list_every_env_with_its_form(client: TestClient) -> None:
     assert pirates["glossary"]["tiles"][0]["name"] == "Start/End"
 
 
-@pytest.mark.parametrize(("body", "said"), [
-    ({"env": "chess_v0"}, "unknown game 'chess_v0'"),
-    ({"env": "liars_dice_v0", "num_players": 7}, "is for 2-6 players"),
-    ({"env": "liars_dice_v0", "seat": 4, "num_players": 2}, "seats of a 2-player table are 0-1"),
-    ({"env": "liars_dice_v0", "seat": "left"}, "seat must be a whole number"),
-    ({"env": "liars_dice_v0", "options": {"dice": 9}}, "dice must be 1..5"),
-    ({"env": "liars_dice_v0", "options": {"sails": 2}}, "has no option sails"),
-    ({"env": "liars_dice_v0", "opponents": ["grandmaster"]}, "unknown agent 'grandmaster'"),
-    ({"env": "liars_dice_v0", "opponents": "runs/none/final.zip"}, "runs/none/final.zip"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"env": "chess_v0"}, "unknown game 'chess_v0'"),
+        ({"env": "liars_dice_v0", "num_players": 7}, "is for 2-6 players"),
+        ({"env": "liars_dice_v0", "seat": 4, "num_players": 2}, "seats of a 2-player table are 0-1"),
+        ({"env": "liars_dice_v0", "seat": "left"}, "seat must be a whole number"),
+        ({"env": "liars_dice_v0", "options": {"dice": 9}}, "dice must be 1..5"),
+        ({"env": "liars_dice_v0", "options": {"sails": 2}}, "has no option sails"),
+        ({"env": "liars_dice_v0", "opponents": ["grandmaster"]}, "unknown agent 'grandmaster'"),
+        ({"env": "liars_dice_v0", "opponents": "runs/none/final.zip"}, "runs/none/final.zip"),
+    ],
+)
 def test_bad_tables_are_refused_in_words(client: TestClient, body: dict, said: str) -> None:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 400
@@ -68,8 +71,14 @@ def test_bad_tables_are_refused_in_words(client: TestClient, body: dict, said: s
 
 
 def test_a_game_through_the_api_refuses_illegal_moves_and_saves_its_record(client: TestClient) -> None:
-    body = {"env": "liars_dice_v0", "num_players": 3, "seat": 1, "seed": 5, "opponents": ["heuristic", "random"],
-            "options": {"dice": 2, "preset": "lying_pirates"}}  # fmt: skip
+    body = {
+        "env": "liars_dice_v0",
+        "num_players": 3,
+        "seat": 1,
+        "seed": 5,
+        "opponents": ["heuristic", "random"],
+        "options": {"dice": 2, "preset": "lying_pirates"},
+    }
     view = client.post("/api/tables", json=body).json()
     assert view["labels"] == ["heuristic", "you", "random"] and view["options"] == {"dice": 2}
     assert view["seed"] is None  # it would tell every hidden die
@@ -93,8 +102,12 @@ def test_a_game_through_the_api_refuses_illegal_moves_and_saves_its_record(clien
 
 
 def test_replays_open_from_a_record_a_path_or_the_saved_list(client: TestClient, tmp_path) -> None:
-    view = finish(client, client.post("/api/tables", json={"env": "libertalia_v0", "num_players": 2,
-                                                           "opponents": ["random"], "seed": 1}).json())  # fmt: skip
+    view = finish(
+        client,
+        client.post(
+            "/api/tables", json={"env": "libertalia_v0", "num_players": 2, "opponents": ["random"], "seed": 1}
+        ).json(),
+    )
     record = client.get(f"/api/tables/{view['id']}/record").json()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
@@ -110,12 +123,15 @@ def test_replays_open_from_a_record_a_path_or_the_saved_list(client: TestClient,
     assert client.get("/api/replays/nope").status_code == 404
 
 
-@pytest.mark.parametrize(("body", "said"), [
-    ({}, "send a record"),
-    ({"path": "/no/such/record.json"}, "no record file at /no/such/record.json"),
-    ({"record": {"format": 1, "env": "libertalia_v9"}}, "this build registers libertalia_v0"),
-    ({"saved": "../../etc/passwd"}, "no record file at"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({}, "send a record"),
+        ({"path": "/no/such/record.json"}, "no record file at /no/such/record.json"),
+        ({"record": {"format": 1, "env": "libertalia_v9"}}, "this build registers libertalia_v0"),
+        ({"saved": "../../etc/passwd"}, "no record file at"),
+    ],
+)
 def test_bad_records_are_refused_in_words(client: TestClient, body: dict, said: str) -> None:
     response = client.post("/api/replays", json=body)
     assert response.status_code == 400
@@ -123,8 +139,15 @@ def test_bad_records_are_refused_in_words(client: TestClient, body: dict, said: 
 
 
 def test_a_record_that_does_not_replay_is_refused(client: TestClient, tmp_path) -> None:
-    bad = {"format": 1, "env": "liars_dice_v0", "num_players": 2, "env_options": {}, "seed": 0,
-           "actions": [[1, 0]], "scores": [0, 0]}  # fmt: skip
+    bad = {
+        "format": 1,
+        "env": "liars_dice_v0",
+        "num_players": 2,
+        "env_options": {},
+        "seed": 0,
+        "actions": [[1, 0]],
+        "scores": [0, 0],
+    }
     response = client.post("/api/replays", json={"record": bad})
     assert response.status_code == 400 and "seat 0 is to act" in response.json()["error"]
     text = tmp_path / "not.json"
@@ -137,8 +160,13 @@ def test_every_kind_of_opponent_sits_at_a_table(client: TestClient, tmp_path) ->
     from bidbluff import agents
 
     path = str(agents.shipped_path("liars_dice_v0"))
-    body = {"env": "liars_dice_v0", "num_players": 6, "seat": 5, "seed": 2,
-            "opponents": ["shipped", "heuristic", "ismcts:5", "random", path]}  # fmt: skip
+    body = {
+        "env": "liars_dice_v0",
+        "num_players": 6,
+        "seat": 5,
+        "seed": 2,
+        "opponents": ["shipped", "heuristic", "ismcts:5", "random", path],
+    }
     view = client.post("/api/tables", json=body).json()
     assert view["labels"] == ["shipped", "heuristic", "ismcts:5", "random", path, "you"]
     assert finish(client, view)["over"]

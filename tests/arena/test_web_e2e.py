@@ -24,8 +24,9 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[e2e]')")
 CHROMIUM = os.environ.get("BIDBLUFF_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).is_file():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set BIDBLUFF_CHROMIUM)",
-                allow_module_level=True)  # fmt: skip
+    pytest.skip(
+        f"no Chromium at {CHROMIUM} (apt-get install chromium, or set BIDBLUFF_CHROMIUM)", allow_module_level=True
+    )
 
 import uvicorn  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
@@ -117,8 +118,9 @@ def start(page: Page, env: str, players: int, opponents: str, seed: int, options
     assert page.is_visible("#play"), page.inner_text("#setup-error")
 
 
-def play_to_the_end(page: Page, seed: int, shot: str | None = None, shot_after: int = 1, shot_when: str = "body",
-                    limit: int = 2000) -> int:  # fmt: skip
+def play_to_the_end(
+    page: Page, seed: int, shot: str | None = None, shot_after: int = 1, shot_when: str = "body", limit: int = 2000
+) -> int:
     """Click a random legal piece or button until the game is over; returns the clicks.  ``shot``: a
     screenshot of the table, the first time after ``shot_after`` clicks that the page shows ``shot_when``."""
     rng = random.Random(seed)
@@ -139,18 +141,28 @@ def play_to_the_end(page: Page, seed: int, shot: str | None = None, shot_after: 
 # (env, players, opponents, options, the screenshot's moment: clicks at least, and what the board shows)
 GAMES = [
     pytest.param("liars_dice_v0", 3, "heuristic", {"dice": 3}, (1, ".bids li"), id="liars_dice_v0"),
-    pytest.param("libertalia_v0", 3, "heuristic", {}, (4, ".ship .character + .character + .character"),
-                 id="libertalia_v0", marks=pytest.mark.slow),
-    pytest.param("lying_pirates_v0", 3, "heuristic", {}, (20, ".pirate-card"), id="lying_pirates_v0",
-                 marks=pytest.mark.slow),
-    pytest.param("spytails_v0", 3, "random", {}, (12, ".trick .play + .play"), id="spytails_v0",
-                 marks=pytest.mark.slow),
-]  # fmt: skip
+    pytest.param(
+        "libertalia_v0",
+        3,
+        "heuristic",
+        {},
+        (4, ".ship .character + .character + .character"),
+        id="libertalia_v0",
+        marks=pytest.mark.slow,
+    ),
+    pytest.param(
+        "lying_pirates_v0", 3, "heuristic", {}, (20, ".pirate-card"), id="lying_pirates_v0", marks=pytest.mark.slow
+    ),
+    pytest.param(
+        "spytails_v0", 3, "random", {}, (12, ".trick .play + .play"), id="spytails_v0", marks=pytest.mark.slow
+    ),
+]
 
 
 @pytest.mark.parametrize(("env", "players", "opponents", "options", "moment"), GAMES)
-def test_a_full_game_by_clicking(page: Page, server, env: str, players: int, opponents: str, options: dict,
-                                 moment: tuple[int, str]) -> None:  # fmt: skip
+def test_a_full_game_by_clicking(
+    page: Page, server, env: str, players: int, opponents: str, options: dict, moment: tuple[int, str]
+) -> None:
     start(page, env, players, opponents, seed=11, options=options)
     assert page.inner_text("#play-title").endswith(f"{players} players, you are P0")
     shot = str(Path(SHOTS) / f"{env}.png") if SHOTS else None
@@ -165,15 +177,27 @@ def test_a_full_game_by_clicking(page: Page, server, env: str, players: int, opp
     assert len([a for a in record["actions"] if a[0] == 0]) == clicks
 
 
-@pytest.mark.parametrize(("env", "players", "options"), [
-    ("libertalia_v0", 2, {}),
-    ("liars_dice_v0", 2, {"specials": ["Pirate King", "Ghost"], "preset": "classic"}),
-    ("lying_pirates_v0", 2, {}),
-    ("lying_pirates_v0", 3, {"expansion": "cities_of_greed", "abilities": "chosen", "draft": True,
-                             "merchant_ships": True, "variants": ["Bounty", "Draw Two, Keep One"]}),
-    ("spytails_v0", 2, {}),
-    ("spytails_v0", 4, {"mode": "partnership", "forecast_mode": "simultaneous", "characters": "chosen"}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("env", "players", "options"),
+    [
+        ("libertalia_v0", 2, {}),
+        ("liars_dice_v0", 2, {"specials": ["Pirate King", "Ghost"], "preset": "classic"}),
+        ("lying_pirates_v0", 2, {}),
+        (
+            "lying_pirates_v0",
+            3,
+            {
+                "expansion": "cities_of_greed",
+                "abilities": "chosen",
+                "draft": True,
+                "merchant_ships": True,
+                "variants": ["Bounty", "Draw Two, Keep One"],
+            },
+        ),
+        ("spytails_v0", 2, {}),
+        ("spytails_v0", 4, {"mode": "partnership", "forecast_mode": "simultaneous", "characters": "chosen"}),
+    ],
+)
 def test_every_board_draws_and_takes_moves(page: Page, env: str, players: int, options: dict) -> None:
     """The first moves of every title and option form (full games are in the slow suite)."""
     start(page, env, players, "random", seed=4, options=options)

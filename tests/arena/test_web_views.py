@@ -147,8 +147,17 @@ def test_bad_set_ups_are_refused_in_words() -> None:
 
 
 def test_the_log_says_public_calls_and_hides_secret_choices() -> None:
-    record = {"format": 1, "env": "liars_dice_v0", "num_players": 2, "env_options": {"dice": 1}, "seed": 0,
-              "agents": ["a", "b"], "actions": [[0, 1], [1, 408]], "scores": [], "truncated": False}  # fmt: skip
+    record = {
+        "format": 1,
+        "env": "liars_dice_v0",
+        "num_players": 2,
+        "env_options": {"dice": 1},
+        "seed": 0,
+        "agents": ["a", "b"],
+        "actions": [[0, 1], [1, 408]],
+        "scores": [],
+        "truncated": False,
+    }
     env = records.make_env(record)
     for _, action in record["actions"]:
         env.step(action)
@@ -195,9 +204,12 @@ def test_every_die_a_lying_pirates_reroll_asks_about_is_on_the_board() -> None:
             board = lying_pirates.board(state, seat)
             die = board["reroll"]["die"]
             asked.add(die)
-            shown = {"sail": board["sail_die"] > 0, "pt": board["pt"] is not None,
-                     "battle": board["rolls"] is not None and board["rolls"]["rolls"][seat] >= 0,
-                     "encounter": board["encounter"] is not None and board["encounter"]["roll"] >= 0}  # fmt: skip
+            shown = {
+                "sail": board["sail_die"] > 0,
+                "pt": board["pt"] is not None,
+                "battle": board["rolls"] is not None and board["rolls"]["rolls"][seat] >= 0,
+                "encounter": board["encounter"] is not None and board["encounter"]["roll"] >= 0,
+            }
             assert shown[die], (die, board)
     assert {"sail", "battle", "pt"} <= asked
 

@@ -73,8 +73,9 @@ def test_the_information_state_is_the_env_observation(players, dice, preset, spe
         assert np.array_equal(mask, seen["action_mask"])
         assert infoset.from_observation(seen["observation"]) == state.information_state_string(p)
         for other in range(players):
-            assert infoset.from_observation(env.observe(f"player_{other}")["observation"], other) == \
-                state.information_state_string(other)  # fmt: skip
+            assert infoset.from_observation(
+                env.observe(f"player_{other}")["observation"], other
+            ) == state.information_state_string(other)
 
 
 def test_observation_types():
@@ -132,10 +133,16 @@ def test_utility_and_sizes():
         assert getattr(classic, facts)() == getattr(cc, facts)(), facts
 
 
-@pytest.mark.parametrize(("params", "said"), [("players=7", "players must be 2..6"), ("dice=0", "dice must be 1..5"),
-                                             ("preset=bluff", "preset 'bluff'"),
-                                             ("specials=mermaid+kraken", "specials must be distinct names"),
-                                             ("specials=ghost+ghost", "specials must be distinct names")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ("players=7", "players must be 2..6"),
+        ("dice=0", "dice must be 1..5"),
+        ("preset=bluff", "preset 'bluff'"),
+        ("specials=mermaid+kraken", "specials must be distinct names"),
+        ("specials=ghost+ghost", "specials must be distinct names"),
+    ],
+)
 def test_bad_parameters_are_refused(params, said):
     with pytest.raises(ValueError, match=said):
         pyspiel.load_game(f"{bridge.GAME_NAME}({params})")

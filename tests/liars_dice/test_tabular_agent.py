@@ -16,8 +16,9 @@ def test_the_cfr_agent_plays_legal_moves():
     cfr = agents.make("cfr", env_name="liars_dice_v0", seed=1)
     assert cfr.meta["num_players"] == 2 and cfr.meta["env_options"]["preset"] == "lying_pirates"
     assert cfr.meta["exploitability"] < 0.001
-    result = play_match("liars_dice_v0", [cfr, agents.make("random", seed=2)], 40, seed=0, num_players=2,
-                        env_options={"dice": 1})  # fmt: skip
+    result = play_match(
+        "liars_dice_v0", [cfr, agents.make("random", seed=2)], 40, seed=0, num_players=2, env_options={"dice": 1}
+    )
     assert result.games == 40  # play_match raises on an illegal move
 
 

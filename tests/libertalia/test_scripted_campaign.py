@@ -66,31 +66,55 @@ ROWS = [
 # (seat that must decide, action) for each day, in the order the engine asks.
 SCRIPT = [
     [
-        (0, ("play", 7)), (1, ("play", 20)), (2, ("play", 3)),
-        (1, ("booty", SABRE)), (0, ("booty", CHEST)), (2, ("booty", JEWELS)),
+        (0, ("play", 7)),
+        (1, ("play", 20)),
+        (2, ("play", 3)),
+        (1, ("booty", SABRE)),
+        (0, ("booty", CHEST)),
+        (2, ("booty", JEWELS)),
     ],
     [
-        (0, ("play", 21)), (1, ("play", 10)), (2, ("play", 7)),
-        (0, ("booty", GOODS)), (1, ("booty", GOODS)), (2, ("booty", RELIC)),
+        (0, ("play", 21)),
+        (1, ("play", 10)),
+        (2, ("play", 7)),
+        (0, ("booty", GOODS)),
+        (1, ("booty", GOODS)),
+        (2, ("booty", RELIC)),
     ],
     [
-        (0, ("play", 14)), (1, ("play", 28)), (2, ("play", 18)),
-        (2, ("booty", MAP)), (2, ("booty", MAP)), (0, ("booty", GOODS)),
+        (0, ("play", 14)),
+        (1, ("play", 28)),
+        (2, ("play", 18)),
+        (2, ("booty", MAP)),
+        (2, ("booty", MAP)),
+        (0, ("booty", GOODS)),
     ],
     [
-        (0, ("play", 16)), (1, ("play", 14)), (2, ("play", 21)),
-        (0, ("booty", SABRE)), (0, ("sabre", 2, 7)), (1, ("booty", GOODS)),
+        (0, ("play", 16)),
+        (1, ("play", 14)),
+        (2, ("play", 21)),
+        (0, ("booty", SABRE)),
+        (0, ("sabre", 2, 7)),
+        (1, ("booty", GOODS)),
     ],
     [
-        (0, ("play", 3)), (1, ("play", 21)), (2, ("play", 20)),
+        (0, ("play", 3)),
+        (1, ("play", 21)),
+        (2, ("play", 20)),
         (1, ("trade", GOODS, 2)),
-        (1, ("booty", CHEST)), (2, ("booty", JEWELS)), (0, ("booty", RELIC)),
+        (1, ("booty", CHEST)),
+        (2, ("booty", JEWELS)),
+        (0, ("booty", RELIC)),
     ],
     [
-        (0, ("play", 28)), (1, ("play", 16)), (2, ("play", 28)),
-        (0, ("booty", CHEST)), (2, ("booty", MAP)), (1, ("booty", RELIC)),
+        (0, ("play", 28)),
+        (1, ("play", 16)),
+        (2, ("play", 28)),
+        (0, ("booty", CHEST)),
+        (2, ("booty", MAP)),
+        (1, ("booty", RELIC)),
     ],
-]  # fmt: skip
+]
 
 # Doubloons after each night (the ledger's right-hand column).
 AFTER_NIGHT = [[11, 8, 13], [12, 14, 14], [13, 15, 15], [14, 16, 15], [18, 17, 15]]

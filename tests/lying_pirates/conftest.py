@@ -166,9 +166,12 @@ def window(
         finished=[],
         result={"winner": winner, "losers": losers, "survivors": list(survivors)},
         # the window, over what comes after it: the ships move, or the catch-up
-        stack=[{"stage": "move", "outcome": -1} if kind == "sail" else
-               {"stage": "catchup", "outcome": -1, "group": None, "asked": [], "accepted": []},
-               {"stage": "window", "outcome": -1, "kind": kind, "order": order, "turn": 0, "passes": 0}],
+        stack=[
+            {"stage": "move", "outcome": -1}
+            if kind == "sail"
+            else {"stage": "catchup", "outcome": -1, "group": None, "asked": [], "accepted": []},
+            {"stage": "window", "outcome": -1, "kind": kind, "order": order, "turn": 0, "passes": 0},
+        ],
         pending=["window", order[0]],
     )
     return d

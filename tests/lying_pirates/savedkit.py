@@ -35,8 +35,15 @@ RARE = DATA / "rare.json.gz"
 PLAY_ON = 60  # steps of the seeded continuation after a saved point
 ENV = "lying_pirates_v0"
 # every option table the generic tests use, then every option at once with dealt coasters (the slow fuzz's set)
-EVERYTHING = {"expansion": "cities_of_greed", "abilities": "dealt", "variants": [v.name for v in VARIANTS],
-              "merchant_ships": True, "map": "extended", "map_setup": "collaborative", "draft": True}  # fmt: skip
+EVERYTHING = {
+    "expansion": "cities_of_greed",
+    "abilities": "dealt",
+    "variants": [v.name for v in VARIANTS],
+    "merchant_ships": True,
+    "map": "extended",
+    "map_setup": "collaborative",
+    "draft": True,
+}
 TABLES = (*LyingPiratesGame.test_configs, {"num_players": 2, **EVERYTHING}, {"num_players": 5, **EVERYTHING})
 COMMON = ("bet", "window", "reroll", "effect", "catchup")  # the steps a game spends most of its decisions in
 
@@ -98,9 +105,16 @@ def _saved_states(per_table: int = 16) -> list[dict[str, Any]]:
                 odds = 0.5 if state.phase == "final" else 3 / 250 if state.stage in COMMON else 0.08
                 if rng.random() < odds or (steps == 0 and g == 0):
                     seed = int(rng.integers(2**31))
-                    items.append({"table": t, "options": options, "state": state.to_dict(),
-                                  "seen": seen(game, state), "seed": seed,
-                                  "play_on": play_on(game, game.state_from_dict(state.to_dict()), seed)})  # fmt: skip
+                    items.append(
+                        {
+                            "table": t,
+                            "options": options,
+                            "state": state.to_dict(),
+                            "seen": seen(game, state),
+                            "seed": seed,
+                            "play_on": play_on(game, game.state_from_dict(state.to_dict()), seed),
+                        }
+                    )
                     kept += 1
                 legal = state.legal_actions()
                 state.apply(legal[int(rng.integers(len(legal)))], rng)
@@ -133,8 +147,16 @@ def _rare_states(games: int = 30, each: int = 2) -> list[dict[str, Any]]:
                     kept[chain] = kept.get(chain, 0) + 1
                     seed = int(rng.integers(2**31))
                     after = play_on(game, game.state_from_dict(data), seed)
-                    items.append({"table": t, "options": options, "state": data, "seen": seen(game, state),
-                                  "seed": seed, "play_on": after})  # fmt: skip
+                    items.append(
+                        {
+                            "table": t,
+                            "options": options,
+                            "state": data,
+                            "seen": seen(game, state),
+                            "seed": seed,
+                            "play_on": after,
+                        }
+                    )
                 legal = state.legal_actions()
                 state.apply(legal[int(rng.integers(len(legal)))], rng)
     return items

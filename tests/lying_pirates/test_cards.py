@@ -267,6 +267,12 @@ def test_reaction_cards_are_not_played_from_the_window():
 
 def test_every_card_kind_is_covered_here():
     covered = {s[0] for s in SIMPLE} | {
-        "Treasure Map", "Mermaid's Song", "Pickpocket", "Challenge", "Brawl", "Parley", "Hull Plating",
-    }  # fmt: skip
+        "Treasure Map",
+        "Mermaid's Song",
+        "Pickpocket",
+        "Challenge",
+        "Brawl",
+        "Parley",
+        "Hull Plating",
+    }
     assert covered == {c.name for c in CARDS}

@@ -56,13 +56,20 @@ def settle(state, rng) -> None:
 
 def test_rulebook_final_battle_example():
     state, rng = finale(
-        DAGGER, SWORDS, SKULL,  # battle 1: Chris's skull
-        SWORDS, DAGGER, DAGGER,  # battle 2: Bob and Chris tie worst...
-        SKULL, SKULL,  # ...and both roll skulls: Chris is out
-        SKULL, SKULL,  # battle 3: Anne and Bob would both be out: reroll
-        DAGGER, SWORDS,  # Anne loses her last crew die
+        DAGGER,
+        SWORDS,
+        SKULL,  # battle 1: Chris's skull
+        SWORDS,
+        DAGGER,
+        DAGGER,  # battle 2: Bob and Chris tie worst...
+        SKULL,
+        SKULL,  # ...and both roll skulls: Chris is out
+        SKULL,
+        SKULL,  # battle 3: Anne and Bob would both be out: reroll
+        DAGGER,
+        SWORDS,  # Anne loses her last crew die
         crew=(1, 2, 2),
-    )  # fmt: skip
+    )
     assert state.final.crew == [1, 2, 2] and state.final.rolling == [ANNE, BOB, CHRIS]
     assert state.pending == ["final", ANNE] and state.legal_actions() == [("pass",)]
     settle(state, rng)
@@ -114,14 +121,22 @@ def test_every_skull_loses_a_crew_die_even_in_a_tie():
 
 def test_the_coin_reroll_is_once_per_battle():
     state, rng = finale(
-        SKULL, SWORDS, SWORDS,  # battle 1, first roll: Anne's skull...
+        SKULL,
+        SWORDS,
+        SWORDS,  # battle 1, first roll: Anne's skull...
         SWORDS,  # ...which she rerolls: all three swords, all tied: everyone rolls again
-        SKULL, SWORDS, SWORDS,  # Anne's skull again, and no second reroll in this battle
-        SKULL, SWORDS, SWORDS,  # battle 2: Anne's skull, rerolled...
+        SKULL,
+        SWORDS,
+        SWORDS,  # Anne's skull again, and no second reroll in this battle
+        SKULL,
+        SWORDS,
+        SWORDS,  # battle 2: Anne's skull, rerolled...
         DAGGER,  # ...to a dagger: she loses the die all the same
-        DAGGER, DAGGER, DAGGER,  # battle 3
+        DAGGER,
+        DAGGER,
+        DAGGER,  # battle 3
         coins=(2, 0, 0),
-    )  # fmt: skip
+    )
     play(state, rng, ("pass",))  # no crew bought
     assert state.pending == ["final", ANNE] and ("reroll",) in state.legal_actions()
     play(state, rng, ("reroll",))

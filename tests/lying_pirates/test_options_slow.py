@@ -18,9 +18,16 @@ OPTION_SETS = {
     "abilities": {"abilities": "chosen"},
     "variants": {"variants": [v.name for v in VARIANTS]},
     "merchants": {"merchant_ships": True},
-    "everything": {"expansion": "cities_of_greed", "abilities": "dealt", "variants": [v.name for v in VARIANTS],
-                   "merchant_ships": True, "map": "extended", "map_setup": "collaborative", "draft": True},
-}  # fmt: skip
+    "everything": {
+        "expansion": "cities_of_greed",
+        "abilities": "dealt",
+        "variants": [v.name for v in VARIANTS],
+        "merchant_ships": True,
+        "map": "extended",
+        "map_setup": "collaborative",
+        "draft": True,
+    },
+}
 
 
 @pytest.mark.slow

@@ -27,8 +27,9 @@ RECORDED = load_data(RECORDS)
 
 def _every(items: list, n: int, name) -> list:
     """Every ``n``-th item in the default suite, the rest in the slow suite."""
-    return [pytest.param(item, id=name(item), marks=() if i % n == 0 else pytest.mark.slow)
-            for i, item in enumerate(items)]  # fmt: skip
+    return [
+        pytest.param(item, id=name(item), marks=() if i % n == 0 else pytest.mark.slow) for i, item in enumerate(items)
+    ]
 
 
 @pytest.mark.parametrize("item", _every(SAVED, 4, lambda item: f"t{item['table']}-{item['state']['stage']}"))
@@ -54,6 +55,8 @@ def test_finished_game_loads_with_its_last_observations(item):
 @pytest.mark.parametrize("item", _every(RECORDED, 2, lambda item: f"t{item['table']}-seed{item['record']['seed']}"))
 def test_record_replays_with_the_same_observations(item):
     digests = []
-    replay(item["record"], on_step=lambda env, seat, action, text: digests.append(
-        digest(env.observe(env.agent_selection)["observation"])))
+    replay(
+        item["record"],
+        on_step=lambda env, seat, action, text: digests.append(digest(env.observe(env.agent_selection)["observation"])),
+    )
     assert digests == item["digests"]

@@ -76,8 +76,11 @@ def test_collaborative_map(n, map_name):
     previous = state.token  # placing the Base was the holder's turn
 
     def can_place(seat):
-        return any(state.slots[s] == -1 and waters[s] == TILES[t].water
-                   for t in state.placing.tiles[seat] for s in range(len(state.slots)))  # fmt: skip
+        return any(
+            state.slots[s] == -1 and waters[s] == TILES[t].water
+            for t in state.placing.tiles[seat]
+            for s in range(len(state.slots))
+        )
 
     while state.stage == "place":
         # clockwise from the last placer, passing over anyone with no tile that fits an empty slot
@@ -86,9 +89,11 @@ def test_collaborative_map(n, map_name):
         seat = state.pending[1]
         legal = state.legal_actions()
         assert {(t, s) for _, t, s in legal} == {
-            (t, s) for t in state.placing.tiles[seat] for s in range(len(state.slots))
+            (t, s)
+            for t in state.placing.tiles[seat]
+            for s in range(len(state.slots))
             if state.slots[s] == -1 and waters[s] == TILES[t].water
-        }  # fmt: skip
+        }
         action = legal[int(rng.integers(len(legal)))]
         state.apply(action, rng)
         assert state.slots[action[2]] == action[1]

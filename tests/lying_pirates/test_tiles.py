@@ -233,7 +233,17 @@ def test_broken_compass_sends_the_ship_back_two_tiles():
 
 def test_every_tile_is_covered_here():
     covered = {n for n, _, _ in SIMPLE} | {
-        "Start/End", "Pirate King", "Mermaid's Lagoon", "Ghost Ship", "Cursed Idol", "Change of Wind",
-        "Steal a Crewmember", "Fire your Cannons", "Duel", "Kraken", "Storm", "Message in a Bottle",
-    }  # fmt: skip
+        "Start/End",
+        "Pirate King",
+        "Mermaid's Lagoon",
+        "Ghost Ship",
+        "Cursed Idol",
+        "Change of Wind",
+        "Steal a Crewmember",
+        "Fire your Cannons",
+        "Duel",
+        "Kraken",
+        "Storm",
+        "Message in a Bottle",
+    }
     assert covered == {t.name for t in TILES}

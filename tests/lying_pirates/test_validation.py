@@ -71,70 +71,100 @@ def test_every_frame_of_the_stage_table_has_its_fields_declared():
     assert set(FRAME_FIELDS) == {stage.frame for stage in STAGES.values()}
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (put("coins.1", True), r"^coins\[1\]: True \(boolean\) is not an integer"),
-    (put("stack.1.order", "0 1 2"), r"^stack\[1\]\.order: '0 1 2' \(string\) is not a list"),
-    (put("crews.holder.1", 1.0), r"^crews\.holder\.1: 1\.0 \(number\) is not an integer"),
-    (put("log", [["no"]]), r"^log\[0\]: \['no'\] \(list\) is not a string"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (put("coins.1", True), r"^coins\[1\]: True \(boolean\) is not an integer"),
+        (put("stack.1.order", "0 1 2"), r"^stack\[1\]\.order: '0 1 2' \(string\) is not a list"),
+        (put("crews.holder.1", 1.0), r"^crews\.holder\.1: 1\.0 \(number\) is not an integer"),
+        (put("log", [["no"]]), r"^log\[0\]: \['no'\] \(list\) is not a string"),
+    ],
+)
 def test_a_wrong_type_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), change))
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (put("coins.0", -1), r"^coins\[0\]: -1 is not a count 0\.\.\d+"),
-    (put("direction", 0), r"^direction: 0 \(integer\) is not a direction: 1, -1"),
-    (put("crews.crew.2", 13), r"^crews\.crew\[2\]: 13 is not a number of crew dice 0\.\.12"),
-    (put("progress.1", 13), r"^progress\[1\]: 13 is past a lap of 12"),
-    (put("known.1.0.3", 7), r"^known\[1\]\[0\]\[3\]: 7 is not a count of cards 0\.\.6"),
-    (put("sail_die", 9), r"^sail_die: 9 is not a sail die's face \(or 0\) 0\.\.2"),
-    (put("round_no", 10**18), r"^round_no: 1000000000000000000 is not a count 0\.\.1000000"),
-    (put("log", ["x"] * 31), r"^log: 31 entries, not 0\.\.30"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (put("coins.0", -1), r"^coins\[0\]: -1 is not a count 0\.\.\d+"),
+        (put("direction", 0), r"^direction: 0 \(integer\) is not a direction: 1, -1"),
+        (put("crews.crew.2", 13), r"^crews\.crew\[2\]: 13 is not a number of crew dice 0\.\.12"),
+        (put("progress.1", 13), r"^progress\[1\]: 13 is past a lap of 12"),
+        (put("known.1.0.3", 7), r"^known\[1\]\[0\]\[3\]: 7 is not a count of cards 0\.\.6"),
+        (put("sail_die", 9), r"^sail_die: 9 is not a sail die's face \(or 0\) 0\.\.2"),
+        (put("round_no", 10**18), r"^round_no: 1000000000000000000 is not a count 0\.\.1000000"),
+        (put("log", ["x"] * 31), r"^log: 31 entries, not 0\.\.30"),
+    ],
+)
 def test_an_out_of_range_value_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), change))
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (put("stack.0.stage", "bogus"), r"^stack\[0\]\.stage: 'bogus' \(string\) is not a stage: 'place', 'draft'"),
-    (put("phase", "bogus"), r"^phase: 'bogus' \(string\) is not a phase: 'betting', 'sail'"),
-    (put("pending.0", "bogus"), r"^pending\.decision: 'bogus' \(string\) is not a decision"),
-    (put("phase", "action"), r"^phase: 'action' while the SailPhase is at 'move'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (put("stack.0.stage", "bogus"), r"^stack\[0\]\.stage: 'bogus' \(string\) is not a stage: 'place', 'draft'"),
+        (put("phase", "bogus"), r"^phase: 'bogus' \(string\) is not a phase: 'betting', 'sail'"),
+        (put("pending.0", "bogus"), r"^pending\.decision: 'bogus' \(string\) is not a decision"),
+        (put("phase", "action"), r"^phase: 'action' while the SailPhase is at 'move'"),
+    ],
+)
 def test_an_unknown_or_wrong_stage_or_phase_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), change))
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (drop("stack.1.order"), r"^stack\[1\]\.order: missing"),
-    (put("stack.1.bogus", 1), r"^stack\[1\]\.bogus: is not a field of this state"),
-    (put("stack.1.kind", "action"), r"^stack\[1\]\.kind: the SailPhase's window is 'sail'"),
-    (put("stack.1.passes", 3), r"^stack\[1\]\.passes: a full round of passes closes the window"),
-    (put("stack.0.stage", "tile"), r"^stack\[0\]: a SailPhase at 'tile' is no phase of a round"),
-    (lambda d: d["stack"].reverse(), r"^stack\[0\]: a Window at 'window' is no phase of a round"),
-    (lambda d: d["stack"].insert(1, {"stage": "reroll", "outcome": -1, "queue": [0], "die": "sail"}),
-     r"^stack\[1\]: a Reroll does not stand on a SailPhase at 'move'"),
-    (lambda d: d["stack"].append({"stage": "reroll", "outcome": -1, "queue": [CHRIS], "die": "sail"}),
-     r"^stack\[2\]: a Reroll does not stand on a Window"),
-    (lambda d: d["stack"].append({"stage": "keep_one", "outcome": -1, "seat": 0, "what": "card",
-                                  "cards": [d["deck"].pop(), d["deck"].pop()]}),
-     r"^stack\[2\]: a KeepOne needs the \"Draw Two, Keep One\" variant card"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (drop("stack.1.order"), r"^stack\[1\]\.order: missing"),
+        (put("stack.1.bogus", 1), r"^stack\[1\]\.bogus: is not a field of this state"),
+        (put("stack.1.kind", "action"), r"^stack\[1\]\.kind: the SailPhase's window is 'sail'"),
+        (put("stack.1.passes", 3), r"^stack\[1\]\.passes: a full round of passes closes the window"),
+        (put("stack.0.stage", "tile"), r"^stack\[0\]: a SailPhase at 'tile' is no phase of a round"),
+        (lambda d: d["stack"].reverse(), r"^stack\[0\]: a Window at 'window' is no phase of a round"),
+        (
+            lambda d: d["stack"].insert(1, {"stage": "reroll", "outcome": -1, "queue": [0], "die": "sail"}),
+            r"^stack\[1\]: a Reroll does not stand on a SailPhase at 'move'",
+        ),
+        (
+            lambda d: d["stack"].append({"stage": "reroll", "outcome": -1, "queue": [CHRIS], "die": "sail"}),
+            r"^stack\[2\]: a Reroll does not stand on a Window",
+        ),
+        (
+            lambda d: d["stack"].append(
+                {
+                    "stage": "keep_one",
+                    "outcome": -1,
+                    "seat": 0,
+                    "what": "card",
+                    "cards": [d["deck"].pop(), d["deck"].pop()],
+                }
+            ),
+            r"^stack\[2\]: a KeepOne needs the \"Draw Two, Keep One\" variant card",
+        ),
+    ],
+)
 def test_a_broken_frame_or_stack_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), change))
 
 
 def test_the_open_decision_must_be_the_one_the_top_frame_asks():
-    assert re.search(r"^pending: \['window', 1\] is not the decision the Window at 'window' asks \(\['window', 0\]\)",
-                     refusal(sail_window(), put("pending.1", BOB)))  # fmt: skip
+    assert re.search(
+        r"^pending: \['window', 1\] is not the decision the Window at 'window' asks \(\['window', 0\]\)",
+        refusal(sail_window(), put("pending.1", BOB)),
+    )
     assert re.search(r"^pending: the game goes on: a decision is open", refusal(sail_window(), put("pending", [])))
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (add_card("Broadside", BOB), r"the action cards: Broadside appears 2 times, 1 exists"),
-    (lambda d: d["discard"].append(d["deck"][0]), r"the action cards: .* appears \d+ times"),
-    (lambda d: d["hands"][ANNE].reverse(), r"^hands\[0\]: a hand is kept sorted"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (add_card("Broadside", BOB), r"the action cards: Broadside appears 2 times, 1 exists"),
+        (lambda d: d["discard"].append(d["deck"][0]), r"the action cards: .* appears \d+ times"),
+        (lambda d: d["hands"][ANNE].reverse(), r"^hands\[0\]: a hand is kept sorted"),
+    ],
+)
 def test_a_duplicated_card_is_refused(change, message):
     def with_cards(d: dict[str, Any]) -> None:
         set_hand(d, ANNE, "Full Sail", "Grog Barrel")
@@ -143,12 +173,18 @@ def test_a_duplicated_card_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), with_cards))
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["deck"].pop(), r"^the action cards: .* is missing \(\d of \d accounted for\)"),
-    (lambda d: d["crews"].update(bag=d["crews"]["bag"] + 1), r"^crews\.bag: 36 in the bag and 15 in the crews, "
-                                                              r"more than the game's 50 crew dice"),
-    (put("known.1.0.0", 1), r"^known\[1\]\[0\]\[0\]: 1 known Full Sail where captain 0 holds 0"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["deck"].pop(), r"^the action cards: .* is missing \(\d of \d accounted for\)"),
+        (
+            lambda d: d["crews"].update(bag=d["crews"]["bag"] + 1),
+            r"^crews\.bag: 36 in the bag and 15 in the crews, "
+            r"more than the game's 50 crew dice",
+        ),
+        (put("known.1.0.0", 1), r"^known\[1\]\[0\]\[0\]: 1 known Full Sail where captain 0 holds 0"),
+    ],
+)
 def test_a_count_that_is_not_conserved_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), change))
 
@@ -159,30 +195,48 @@ def test_influence_cards_are_conserved():
     assert re.search(r"^ext\.influence_deck: the influence cards: .* appears 4 times, 3 exist", message)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (put("pending.1", 3), r"^pending\.seat: 3 is not a player 0\.\.2"),
-    (put("token", 3), r"^token: 3 is not a captain 0\.\.2"),
-    (put("stack.1.order.2", 5), r"^stack\[1\]\.order\[2\]: 5 is not a player 0\.\.2"),
-    (put("crews.holder.2", 7), r"^crews\.holder\.2: 7 is not a captain \(or -1\) -1\.\.2"),
-    (put("phantom", 2), r"^phantom: the Phantom is captain 3 of a two-player game, else -1"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (put("pending.1", 3), r"^pending\.seat: 3 is not a player 0\.\.2"),
+        (put("token", 3), r"^token: 3 is not a captain 0\.\.2"),
+        (put("stack.1.order.2", 5), r"^stack\[1\]\.order\[2\]: 5 is not a player 0\.\.2"),
+        (put("crews.holder.2", 7), r"^crews\.holder\.2: 7 is not a captain \(or -1\) -1\.\.2"),
+        (put("phantom", 2), r"^phantom: the Phantom is captain 3 of a two-player game, else -1"),
+    ],
+)
 def test_a_bad_seat_index_is_refused(change, message):
     assert re.search(message, refusal(sail_window(), change))
 
 
-@pytest.mark.parametrize(("options", "change", "message"), [
-    ({}, put("ext", {"options": {"expansion": None, "abilities": None, "variants": [], "merchant_ships": False},
-                     "captain": [-1] * 3, "captain_order": [], "sabotaged": [False] * 3, "merchant": -1, "navy": -1}),
-     r"^ext\.options: no option is on: a base game's state has no ext"),
-    ({}, put("crews.mortal", True), r"^crews\.mortal: is not a field of this state"),
-    ({"abilities": "dealt"}, put("ext.towns", [-1] * 12), r"^ext\.towns: is not a field of this state"),
-    ({"merchant_ships": True}, put("crews.holder.5", -1), r"^crews\.holder\.5: is not a field of this state"),
-    (CITIES, drop("ext.towns"), r"^ext\.towns: missing"),
-    (CITIES, drop("crews.holder.5"), r"^crews\.holder\.5: missing"),
-    ({"abilities": "dealt"}, drop("crews.limits"), r"^crews\.limits: missing"),
-    ({"variants": ["Instant Death"]}, put("crews.mortal", False), r"^crews\.mortal: sinking is \"Instant Death\""),
-    ({"merchant_ships": True}, put("ext.navy", 0), r"^ext\.navy: the Merchant and the Navy ship lie on two slots"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("options", "change", "message"),
+    [
+        (
+            {},
+            put(
+                "ext",
+                {
+                    "options": {"expansion": None, "abilities": None, "variants": [], "merchant_ships": False},
+                    "captain": [-1] * 3,
+                    "captain_order": [],
+                    "sabotaged": [False] * 3,
+                    "merchant": -1,
+                    "navy": -1,
+                },
+            ),
+            r"^ext\.options: no option is on: a base game's state has no ext",
+        ),
+        ({}, put("crews.mortal", True), r"^crews\.mortal: is not a field of this state"),
+        ({"abilities": "dealt"}, put("ext.towns", [-1] * 12), r"^ext\.towns: is not a field of this state"),
+        ({"merchant_ships": True}, put("crews.holder.5", -1), r"^crews\.holder\.5: is not a field of this state"),
+        (CITIES, drop("ext.towns"), r"^ext\.towns: missing"),
+        (CITIES, drop("crews.holder.5"), r"^crews\.holder\.5: missing"),
+        ({"abilities": "dealt"}, drop("crews.limits"), r"^crews\.limits: missing"),
+        ({"variants": ["Instant Death"]}, put("crews.mortal", False), r"^crews\.mortal: sinking is \"Instant Death\""),
+        ({"merchant_ships": True}, put("ext.navy", 0), r"^ext\.navy: the Merchant and the Navy ship lie on two slots"),
+    ],
+)
 def test_an_option_field_without_its_option_or_missing_with_it_is_refused(options, change, message):
     d = ready(3, **options) if options else sail_window()
     assert re.search(message, refusal(d, change))

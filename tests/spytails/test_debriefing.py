@@ -16,9 +16,13 @@ EVENTS_ONLY = [12, 13, 14]  # Radio Silence, Frozen Assets, Blackout: no mission
 
 def test_reinforcements_two_passes_from_the_last_winner_take_then_optionally_remove():
     s = make_state(
-        hands=["4S", "5S", "9S"], operation=6, won=[2, 2, 2], row=EVENTS_ONLY,
-        display="KI alpha QS 2C", discards=["10S", "", ""],
-    )  # fmt: skip
+        hands=["4S", "5S", "9S"],
+        operation=6,
+        won=[2, 2, 2],
+        row=EVENTS_ONLY,
+        display="KI alpha QS 2C",
+        discards=["10S", "", ""],
+    )
     play(s, "4S", "5S", "9S")
     top = list(s.special_deck)
     assert s.pending == ["reinforce", 2]
@@ -59,10 +63,18 @@ def test_unchosen_display_cards_go_under_the_special_deck_and_a_new_display_is_d
 
 def test_the_next_round_reshuffles_refreshes_tokens_and_passes_the_start_token():
     s = make_state(
-        hands=["4S", "5S", "9S"], operation=6, won=[2, 2, 2], row=EVENTS_ONLY, start=2, leader=2,
+        hands=["4S", "5S", "9S"],
+        operation=6,
+        won=[2, 2, 2],
+        row=EVENTS_ONLY,
+        start=2,
+        leader=2,
         decks=["4C 5C 6C 7C 8C 9C 10C", "4C 5C 6C 7C 8C 9C 10C", "4C 5C 6C 7C 8C 9C 10C"],
-        characters=[ALKA, MIRAGE, ECHO], ghost_used=[True] * 3, regroup_used=[True] * 3, power_used=[True] * 3,
-    )  # fmt: skip
+        characters=[ALKA, MIRAGE, ECHO],
+        ghost_used=[True] * 3,
+        regroup_used=[True] * 3,
+        power_used=[True] * 3,
+    )
     play(s, "9S", "4S", "5S")
     for _ in range(6):
         act(s, ("take_top",), ("remove_none",))
@@ -78,20 +90,45 @@ def test_five_rounds_with_four_players_six_with_two_or_three():
 
 
 def test_the_last_round_ends_the_game_without_reinforcements():
-    s = make_state(hands=["4S", "5S", "9S"], operation=6, won=[2, 2, 2], row=EVENTS_ONLY, round=5, last_round=5,
-                   influence=[10, 11, 12], bids=[5, 5, 5])  # fmt: skip
+    s = make_state(
+        hands=["4S", "5S", "9S"],
+        operation=6,
+        won=[2, 2, 2],
+        row=EVENTS_ONLY,
+        round=5,
+        last_round=5,
+        influence=[10, 11, 12],
+        bids=[5, 5, 5],
+    )
     play(s, "4S", "5S", "9S")
     assert s.is_terminal() and s.scores() == [10.0, 11.0, 12.0]
 
 
 def test_a_tie_at_the_top_plays_another_round_up_to_three_then_the_win_is_shared():
-    s = make_state(hands=["4S", "5S", "9S"], operation=6, won=[2, 2, 2], row=EVENTS_ONLY, round=5, last_round=5,
-                   influence=[12, 12, 3], bids=[5, 5, 5])  # fmt: skip
+    s = make_state(
+        hands=["4S", "5S", "9S"],
+        operation=6,
+        won=[2, 2, 2],
+        row=EVENTS_ONLY,
+        round=5,
+        last_round=5,
+        influence=[12, 12, 3],
+        bids=[5, 5, 5],
+    )
     play(s, "4S", "5S", "9S")
     assert not s.is_terminal()
     assert s.extra_rounds == 1 and s.last_round == 6 and s.pending == ["reinforce", 2]
-    capped = make_state(hands=["4S", "5S", "9S"], operation=6, won=[2, 2, 2], row=EVENTS_ONLY, round=8,
-                        last_round=8, extra_rounds=3, influence=[12, 12, 3], bids=[5, 5, 5])  # fmt: skip
+    capped = make_state(
+        hands=["4S", "5S", "9S"],
+        operation=6,
+        won=[2, 2, 2],
+        row=EVENTS_ONLY,
+        round=8,
+        last_round=8,
+        extra_rounds=3,
+        influence=[12, 12, 3],
+        bids=[5, 5, 5],
+    )
     play(capped, "4S", "5S", "9S")
     assert capped.is_terminal()
     assert SpytailsGame().final_rewards(capped, "win") == [0.25, 0.25, -0.5]
@@ -100,10 +137,20 @@ def test_a_tie_at_the_top_plays_another_round_up_to_three_then_the_win_is_shared
 # -- partnership -------------------------------------------------------------------------------------------
 def partnership_end(influence: list[int], **kw):
     s = make_state(
-        n=4, mode="partnership", teams=[0, 1, 0, 1], hands=["4S", "5S", "9S", "6S"], operation=6,
-        won=[2, 2, 1, 1], row=EVENTS_ONLY, round=4, last_round=4, influence=influence, bids=[5, 5, 5, 5],
-        characters=[MIMIC, MIRAGE, ECHO, ALKA], **kw,
-    )  # fmt: skip
+        n=4,
+        mode="partnership",
+        teams=[0, 1, 0, 1],
+        hands=["4S", "5S", "9S", "6S"],
+        operation=6,
+        won=[2, 2, 1, 1],
+        row=EVENTS_ONLY,
+        round=4,
+        last_round=4,
+        influence=influence,
+        bids=[5, 5, 5, 5],
+        characters=[MIMIC, MIRAGE, ECHO, ALKA],
+        **kw,
+    )
     play(s, "4S", "5S", "9S", "6S")
     return s
 

@@ -79,9 +79,14 @@ def test_simultaneous_forecasts_are_hidden_until_all_are_made():
 
 def test_forecasts_pay_the_stake_both_ways():
     s = make_state(
-        hands=["4S", "5S", "6S"], operation=6, row=EVENTS_ONLY,
-        won=[0, 2, 3], bids=[0, 2, 1], stakes=[3, 4, 5], influence=[7, 6, 5],
-    )  # fmt: skip
+        hands=["4S", "5S", "6S"],
+        operation=6,
+        row=EVENTS_ONLY,
+        won=[0, 2, 3],
+        bids=[0, 2, 1],
+        stakes=[3, 4, 5],
+        influence=[7, 6, 5],
+    )
     play(s, "4S", "5S", "6S")
     assert s.won == [0, 2, 4]
     # met 0: stake back and as much again; met 2: the same; missed 1 with 4: the stake is lost
@@ -92,9 +97,14 @@ def test_forecasts_pay_the_stake_both_ways():
 def test_missions_split_their_pool_and_the_remainder_is_lost():
     # Lie Low over the 2 token, Double Agent over 3, Mastermind over 4.
     s = make_state(
-        n=4, hands=["4S", "5S", "9S", "7S"], operation=6, row=[2, 0, 3],
-        won=[2, 2, 2, 0], bids=[5, 5, 5, 5], stakes=[1, 1, 1, 1],
-    )  # fmt: skip
+        n=4,
+        hands=["4S", "5S", "9S", "7S"],
+        operation=6,
+        row=[2, 0, 3],
+        won=[2, 2, 2, 0],
+        bids=[5, 5, 5, 5],
+        stakes=[1, 1, 1, 1],
+    )
     play(s, "4S", "5S", "9S", "7S")
     assert s.won == [2, 2, 3, 0]
     # Double Agent: seats 0 and 1 share 3 -> 1 each, 1 lost; Lie Low: seat 3 alone gets 2; Mastermind: nobody.
@@ -104,9 +114,14 @@ def test_missions_split_their_pool_and_the_remainder_is_lost():
 def test_a_pool_smaller_than_its_winners_pays_nothing():
     # Doppelganger over the 2 token: three seats with two operations each share 2 -> 0 each.
     s = make_state(
-        n=4, hands=["4S", "5S", "9S", "7S"], operation=6, row=[1, 12, 13],
-        won=[2, 2, 1, 1], bids=[5, 5, 5, 5], stakes=[1, 1, 1, 1],
-    )  # fmt: skip
+        n=4,
+        hands=["4S", "5S", "9S", "7S"],
+        operation=6,
+        row=[1, 12, 13],
+        won=[2, 2, 1, 1],
+        bids=[5, 5, 5, 5],
+        stakes=[1, 1, 1, 1],
+    )
     play(s, "4S", "5S", "9S", "7S")
     assert s.won == [2, 2, 2, 1]
     assert s.influence == [10, 10, 10, 10]
@@ -114,9 +129,14 @@ def test_a_pool_smaller_than_its_winners_pays_nothing():
 
 def test_leverage_is_repaid_at_the_round_end_by_choice():
     s = make_state(
-        hands=["4S", "5S", "6S"], operation=6, row=EVENTS_ONLY, won=[2, 2, 2],
-        bids=[5, 5, 5], leverage=[1, 1, 2], influence=[9, 4, 12],
-    )  # fmt: skip
+        hands=["4S", "5S", "6S"],
+        operation=6,
+        row=EVENTS_ONLY,
+        won=[2, 2, 2],
+        bids=[5, 5, 5],
+        leverage=[1, 1, 2],
+        influence=[9, 4, 12],
+    )
     assert s.leverage_supply == 2
     play(s, "4S", "5S", "6S")
     assert s.pending == ["repay", 0]
@@ -132,9 +152,16 @@ def test_leverage_is_repaid_at_the_round_end_by_choice():
 
 def test_each_leverage_token_still_held_costs_eight_at_the_end():
     s = make_state(
-        hands=["4S", "5S", "6S"], operation=6, row=EVENTS_ONLY, won=[2, 2, 2], round=5, last_round=5,
-        bids=[5, 5, 5], leverage=[1, 0, 2], influence=[20, 3, 4],
-    )  # fmt: skip
+        hands=["4S", "5S", "6S"],
+        operation=6,
+        row=EVENTS_ONLY,
+        won=[2, 2, 2],
+        round=5,
+        last_round=5,
+        bids=[5, 5, 5],
+        leverage=[1, 0, 2],
+        influence=[20, 3, 4],
+    )
     play(s, "4S", "5S", "6S")
     act(s, ("keep_leverage",))
     assert s.is_terminal()

@@ -26,8 +26,7 @@ def p(seat: int, word: str, low: int = 0, mimic: int = 0) -> list[int]:
 
 def finished_round(round_ops, bids=(2, 2, 2)):
     won = [sum(w == s for w, _ in round_ops) for s in range(3)]
-    return make_state(hands=["4S", "5S", "6S"], round_ops=round_ops, operation=len(round_ops), won=won,
-                      bids=list(bids))  # fmt: skip
+    return make_state(hands=["4S", "5S", "6S"], round_ops=round_ops, operation=len(round_ops), won=won, bids=list(bids))
 
 
 # -- missions ----------------------------------------------------------------------------------------------
@@ -134,8 +133,15 @@ def test_double_cross_the_lowest_card_wins():
 
 
 def test_high_stakes_a_met_forecast_gains_twice_its_stake():
-    s = make_state(hands=["4S", "5S", "6S"], operation=6, won=[2, 2, 2], bids=[2, 2, 5], stakes=[3, 4, 5],
-                   influence=[7, 6, 5], row=[12, 13, row_card("High Stakes")])  # fmt: skip
+    s = make_state(
+        hands=["4S", "5S", "6S"],
+        operation=6,
+        won=[2, 2, 2],
+        bids=[2, 2, 5],
+        stakes=[3, 4, 5],
+        influence=[7, 6, 5],
+        row=[12, 13, row_card("High Stakes")],
+    )
     play(s, "4S", "5S", "6S")
     assert s.influence == [7 + 9, 6 + 12, 5]
 
@@ -147,10 +153,13 @@ def test_audit_caps_stakes_at_three_for_its_round_only():
     assert s.legal_actions() == [("stake", k) for k in (1, 2, 3)]
     # At the round's end the row is replaced (from the top of its deck) and the cap is gone.
     end = make_state(
-        hands=["4S", "5S", "6S"], operation=6, won=[2, 2, 2], row=[audit, 12, 13],
+        hands=["4S", "5S", "6S"],
+        operation=6,
+        won=[2, 2, 2],
+        row=[audit, 12, 13],
         row_deck=[c for c in range(20) if c not in (audit, 12, 13, 0, 2, 4)] + [0, 2, 4],
         decks=["4C 5C 6C 7C 8C 9C", "4C 5C 6C 7C 8C 9C", "4C 5C 6C 7C 8C 9C"],
-    )  # fmt: skip
+    )
     play(end, "4S", "5S", "6S")
     assert end.row == [4, 2, 0] and sorted(end.row_discard) == sorted([audit, 12, 13])
     for _ in range(6):

@@ -20,10 +20,20 @@ def old_checkpoint(tmp_path_factory):
 
     config = BatchedConfig("liars_dice_v0", trunk=32, net_arch=[16], opponents=["random"])
     view = DummyVecEnv([lambda: SingleAgentView(config.env, ["random"], 2, seed=0)])
-    model = MaskablePPO("MlpPolicy", view, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"features_extractor_class": SharedTrunk,
-                                       "features_extractor_kwargs": {"features_dim": 32},
-                                       "net_arch": {"pi": [16], "vf": [16]}})  # fmt: skip
+    model = MaskablePPO(
+        "MlpPolicy",
+        view,
+        n_steps=64,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={
+            "features_extractor_class": SharedTrunk,
+            "features_extractor_kwargs": {"features_dim": 32},
+            "net_arch": {"pi": [16], "vf": [16]},
+        },
+    )
     model.learn(64)
     path = tmp_path_factory.mktemp("old") / "step_64.zip"
     model.save(path)

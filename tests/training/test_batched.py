@@ -45,8 +45,17 @@ def test_a_cut_sequence_bootstraps_and_gets_no_reward():
 # -- the loss -------------------------------------------------------------------------
 def _loss(ratio, adv, clip=0.2):
     new = torch.tensor([math.log(ratio)], requires_grad=True)
-    loss, stats = ppo_loss(new, torch.zeros(1), torch.tensor([adv]), torch.zeros(1), torch.zeros(1),
-                           torch.zeros(1), clip, vf_coef=0.5, ent_coef=0.0)  # fmt: skip
+    loss, stats = ppo_loss(
+        new,
+        torch.zeros(1),
+        torch.tensor([adv]),
+        torch.zeros(1),
+        torch.zeros(1),
+        torch.zeros(1),
+        clip,
+        vf_coef=0.5,
+        ent_coef=0.0,
+    )
     loss.backward()
     return float(loss.detach()), float(new.grad[0]), stats
 
@@ -72,8 +81,17 @@ def test_a_bad_action_made_likelier_keeps_its_full_penalty():
 
 
 def test_value_and_entropy_terms():
-    loss, _ = ppo_loss(torch.zeros(2), torch.zeros(2), torch.zeros(2), torch.tensor([1.0, 3.0]),
-                       torch.tensor([0.0, 0.0]), torch.tensor([0.5, 1.5]), 0.2, vf_coef=0.5, ent_coef=0.1)  # fmt: skip
+    loss, _ = ppo_loss(
+        torch.zeros(2),
+        torch.zeros(2),
+        torch.zeros(2),
+        torch.tensor([1.0, 3.0]),
+        torch.tensor([0.0, 0.0]),
+        torch.tensor([0.5, 1.5]),
+        0.2,
+        vf_coef=0.5,
+        ent_coef=0.1,
+    )
     assert float(loss) == pytest.approx(0.5 * 0.5 * (1 + 9) / 2 - 0.1 * 1.0)
 
 
@@ -166,15 +184,24 @@ def test_trainer_probabilities_are_the_checkpoints(tmp_path):
     for _ in range(30):
         obs = env.observe(env.agent_selection)
         with torch.no_grad():
-            mine = trainer.net.get_action_and_value(torch.from_numpy(obs["observation"][None]),
-                                                    torch.from_numpy(obs["action_mask"][None].astype(bool)))
+            mine = trainer.net.get_action_and_value(
+                torch.from_numpy(obs["observation"][None]), torch.from_numpy(obs["action_mask"][None].astype(bool))
+            )
         assert np.allclose(mine.log_probs.exp()[0].numpy(), agent.probabilities(obs), atol=1e-6)
         env.step(agent.act(obs, env.agent_selection))
 
 
 def test_every_learner_decision_is_a_legal_one_in_the_rollout(tmp_path):
-    config = BatchedConfig("spytails_v0", num_games=4, rollout_steps=200, trunk=16, net_arch=[8],
-                           opponents=["random"], pool_fraction=0.5, out=str(tmp_path / "r"))  # fmt: skip
+    config = BatchedConfig(
+        "spytails_v0",
+        num_games=4,
+        rollout_steps=200,
+        trunk=16,
+        net_arch=[8],
+        opponents=["random"],
+        pool_fraction=0.5,
+        out=str(tmp_path / "r"),
+    )
     trainer = BatchedTrainer(config, progress_bar=False)
     for table in trainer.tables:
         trainer._start(table)
@@ -195,9 +222,21 @@ def test_foreign_options_are_refused(tmp_path):
 
 
 def test_imitation_labels_learner_decisions_with_the_teacher_and_pulls_the_policy_toward_it(tmp_path):
-    config = BatchedConfig("liars_dice_v0", num_games=8, rollout_steps=256, imitate="heuristic",
-                           imitate_steps=10**6, imitate_coef=5.0, ent_coef=0.0, trunk=32, net_arch=[32],
-                           learning_rate=3e-3, pool_fraction=0.0, opponents=[], out=str(tmp_path / "r"))  # fmt: skip
+    config = BatchedConfig(
+        "liars_dice_v0",
+        num_games=8,
+        rollout_steps=256,
+        imitate="heuristic",
+        imitate_steps=10**6,
+        imitate_coef=5.0,
+        ent_coef=0.0,
+        trunk=32,
+        net_arch=[32],
+        learning_rate=3e-3,
+        pool_fraction=0.0,
+        opponents=[],
+        out=str(tmp_path / "r"),
+    )
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.imitation_weight() == pytest.approx(5.0)
     for table in trainer.tables:
@@ -232,8 +271,9 @@ def test_init_starts_a_new_run_from_a_checkpoints_network(tmp_path):
     wider = BatchedConfig(env_name, trunk=64, net_arch=[16], init=str(donor / "final.zip"), out=str(tmp_path / "w"))
     with pytest.raises(ValueError, match=r"--init .*differs from this run's .* trunk 32 \(this run: 64\)"):
         BatchedTrainer(wider, progress_bar=False)
-    other = BatchedConfig("spytails_v0", trunk=32, net_arch=[16], init=str(donor / "final.zip"),
-                          out=str(tmp_path / "o"))
+    other = BatchedConfig(
+        "spytails_v0", trunk=32, net_arch=[16], init=str(donor / "final.zip"), out=str(tmp_path / "o")
+    )
     with pytest.raises(CheckpointError, match="trained on libertalia_v0, not spytails_v0"):
         BatchedTrainer(other, progress_bar=False)
     assert not (tmp_path / "w").exists() and not (tmp_path / "o").exists()  # refused before the run was made
@@ -250,8 +290,18 @@ def test_init_takes_an_old_format_checkpoint(old_checkpoint, tmp_path):
 
 
 def test_players_list_plays_every_table_size_and_evaluates_at_the_largest(tmp_path):
-    config = BatchedConfig("liars_dice_v0", players=[2, 4], num_games=12, rollout_steps=200, trunk=16, net_arch=[8],
-                           opponents=["random"], pool_fraction=0.3, eval_games=2, out=str(tmp_path / "r"))  # fmt: skip
+    config = BatchedConfig(
+        "liars_dice_v0",
+        players=[2, 4],
+        num_games=12,
+        rollout_steps=200,
+        trunk=16,
+        net_arch=[8],
+        opponents=["random"],
+        pool_fraction=0.3,
+        eval_games=2,
+        out=str(tmp_path / "r"),
+    )
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.sizes == [2, 4] and trainer.num_players == 4
     seen = set()
@@ -271,9 +321,21 @@ def test_players_list_plays_every_table_size_and_evaluates_at_the_largest(tmp_pa
 
 
 def test_learning_rate_anneals_to_zero_and_the_kl_stop_ends_an_update_early(tmp_path):
-    config = BatchedConfig("spytails_v0", num_games=4, rollout_steps=128, minibatch_size=32, n_epochs=4, trunk=16,
-                           net_arch=[8], opponents=[], pool_fraction=0.0, learning_rate=1e-2, total_steps=1000,
-                           anneal_lr=True, out=str(tmp_path / "r"))  # fmt: skip
+    config = BatchedConfig(
+        "spytails_v0",
+        num_games=4,
+        rollout_steps=128,
+        minibatch_size=32,
+        n_epochs=4,
+        trunk=16,
+        net_arch=[8],
+        opponents=[],
+        pool_fraction=0.0,
+        learning_rate=1e-2,
+        total_steps=1000,
+        anneal_lr=True,
+        out=str(tmp_path / "r"),
+    )
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.learning_rate() == pytest.approx(1e-2)
     trainer.steps = 750
@@ -293,8 +355,23 @@ def test_learning_rate_anneals_to_zero_and_the_kl_stop_ends_an_update_early(tmp_
 
 def test_cli_options_for_annealing_and_the_kl_stop(tmp_path):
     out = tmp_path / "run"
-    assert main(["selfplay", "liars_dice_v0", "--total-steps", "96", "--out", str(out), "--anneal-lr",
-                 "--target-kl", "0.02", *TINY]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "selfplay",
+                "liars_dice_v0",
+                "--total-steps",
+                "96",
+                "--out",
+                str(out),
+                "--anneal-lr",
+                "--target-kl",
+                "0.02",
+                *TINY,
+            ]
+        )
+        == 0
+    )
     config = json.loads((out / "config.json").read_text())
     assert config["anneal_lr"] is True and config["target_kl"] == 0.02
     rows = list(csv.DictReader((out / "progress.csv").open()))
@@ -312,18 +389,38 @@ def test_a_run_of_the_old_format_resumes_in_the_new(old_checkpoint, tmp_path):
     (out / "checkpoints").mkdir(parents=True)
     for src in checkpoint_paths(path):
         shutil.copy(src, out / "checkpoints" / src.name)
-    config = BatchedConfig("liars_dice_v0", trunk=32, net_arch=[16], num_games=4, rollout_steps=64, eval_games=0,
-                           opponents=["random"], checkpoint_every=64, out=str(out))  # fmt: skip
+    config = BatchedConfig(
+        "liars_dice_v0",
+        trunk=32,
+        net_arch=[16],
+        num_games=4,
+        rollout_steps=64,
+        eval_games=0,
+        opponents=["random"],
+        checkpoint_every=64,
+        out=str(out),
+    )
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config)))
-    assert main(["selfplay", "liars_dice_v0", "--resume", "--total-steps", "128", "--out", str(out),
-                 "--no-progress"]) == 0
+    assert (
+        main(["selfplay", "liars_dice_v0", "--resume", "--total-steps", "128", "--out", str(out), "--no-progress"]) == 0
+    )
     final = read_sidecar(out / "final.zip", "liars_dice_v0")
     assert final["steps"] >= 128 and final["network"]["trunk"] == 32
 
 
 def test_a_table_size_listed_twice_is_drawn_twice_as_often(tmp_path):
-    config = BatchedConfig("liars_dice_v0", players=[4, 2, 2], num_games=4, rollout_steps=64, trunk=16, net_arch=[8],
-                           opponents=["random"], pool_fraction=0.3, eval_games=0, out=str(tmp_path / "r"))  # fmt: skip
+    config = BatchedConfig(
+        "liars_dice_v0",
+        players=[4, 2, 2],
+        num_games=4,
+        rollout_steps=64,
+        trunk=16,
+        net_arch=[8],
+        opponents=["random"],
+        pool_fraction=0.3,
+        eval_games=0,
+        out=str(tmp_path / "r"),
+    )
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.sizes == [2, 2, 4] and trainer.num_players == 4
     drawn = []

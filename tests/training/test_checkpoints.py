@@ -19,8 +19,9 @@ ENV = "liars_dice_v0"
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     """A small untrained-but-stepped MaskablePPO saved as a checkpoint; the live model beside it."""
-    config = TrainConfig(env=ENV, num_envs=1, n_steps=64, batch_size=32, n_epochs=1, net_arch=[16],
-                         total_steps=64, eval_games=0)  # fmt: skip
+    config = TrainConfig(
+        env=ENV, num_envs=1, n_steps=64, batch_size=32, n_epochs=1, net_arch=[16], total_steps=64, eval_games=0
+    )
     vec_env = make_vec_env(config)
     model = new_model(config, vec_env, None)
     model.learn(64)  # the optimizer gets a state worth checking
@@ -93,8 +94,9 @@ def test_wrong_env_is_refused(saved, tmp_path):
         agents.load(zip_path)
 
 
-@pytest.mark.parametrize(("key", "value"), [("observation_shape", [99]), ("action_n", 7), ("layout", "0" * 16),
-                                            ("env_version", 3)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("key", "value"), [("observation_shape", [99]), ("action_n", 7), ("layout", "0" * 16), ("env_version", 3)]
+)
 def test_changed_spaces_are_refused(saved, tmp_path, key, value):
     zip_path, sidecar = copy_checkpoint(saved[0], tmp_path)
     edit(sidecar, **{key: value})
@@ -110,8 +112,14 @@ def test_truncated_or_corrupt_files_are_refused(saved, tmp_path):
         agents.load(zip_path)
     # a zip that is garbage but matches a (forged) sidecar: stable-baselines3's error becomes ours
     zip_path.write_bytes(b"not a zip at all")
-    write_sidecar(zip_path, {k: v for k, v in json.loads(sidecar.read_text()).items()
-                             if k not in ("zip_bytes", "zip_sha256", "format", "format_version")})  # fmt: skip
+    write_sidecar(
+        zip_path,
+        {
+            k: v
+            for k, v in json.loads(sidecar.read_text()).items()
+            if k not in ("zip_bytes", "zip_sha256", "format", "format_version")
+        },
+    )
     with pytest.raises(CheckpointError, match="cannot load"):
         agents.load(zip_path)
     zip_path, sidecar = copy_checkpoint(saved[0], tmp_path)
@@ -133,8 +141,13 @@ def test_an_sb3_checkpoint_converts_and_plays_the_same(saved, tmp_path):
     new = tmp_path / "new.zip"
     assert convert([str(path), str(new)]) == 0
     meta = read_sidecar(new, ENV)
-    assert meta["network"] == {"class": "ActorCritic", "obs_size": meta["observation_shape"][0],
-                               "n_actions": meta["action_n"], "trunk": 0, "net_arch": [16]}  # fmt: skip
+    assert meta["network"] == {
+        "class": "ActorCritic",
+        "obs_size": meta["observation_shape"][0],
+        "n_actions": meta["action_n"],
+        "trunk": 0,
+        "net_arch": [16],
+    }
     assert meta["converted_from"]["zip_sha256"] == read_sidecar(path)["zip_sha256"]
     old, converted = agents.make(str(path)), agents.make(str(new))
     for obs in observations(60, seed=2):
@@ -167,8 +180,14 @@ def test_a_bad_new_format_file_is_refused(tmp_path):
     source = agents.shipped_path(ENV)
     zip_path, sidecar = copy_checkpoint(source, tmp_path)
     zip_path.write_bytes(b"not a torch file")
-    write_sidecar(zip_path, {k: v for k, v in json.loads(sidecar.read_text()).items()
-                             if k not in ("zip_bytes", "zip_sha256", "format", "format_version")})  # fmt: skip
+    write_sidecar(
+        zip_path,
+        {
+            k: v
+            for k, v in json.loads(sidecar.read_text()).items()
+            if k not in ("zip_bytes", "zip_sha256", "format", "format_version")
+        },
+    )
     with pytest.raises(CheckpointError, match="holds no network of the sidecar's shape"):
         agents.load(zip_path)
     with pytest.raises(SystemExit):
@@ -179,8 +198,14 @@ def test_a_bad_new_format_file_is_refused(tmp_path):
 def test_an_sb3_save_that_is_no_actor_critic_names_the_converter(saved, tmp_path):
     zip_path, sidecar = copy_checkpoint(saved[0], tmp_path)
     zip_path.write_bytes(b"PK garbage")
-    write_sidecar(zip_path, {k: v for k, v in json.loads(sidecar.read_text()).items()
-                             if k not in ("zip_bytes", "zip_sha256", "format", "format_version")})  # fmt: skip
+    write_sidecar(
+        zip_path,
+        {
+            k: v
+            for k, v in json.loads(sidecar.read_text()).items()
+            if k not in ("zip_bytes", "zip_sha256", "format", "format_version")
+        },
+    )
     with pytest.raises(CheckpointError, match=r"MaskablePPO save .*python -m bidbluff.training.convert"):
         agents.load(zip_path)
 
@@ -207,10 +232,20 @@ def test_a_save_from_before_the_namespace_resumes(tmp_path, monkeypatch):
         before_the_move.setitem(sys.modules, "agents", types.ModuleType("agents"))
         before_the_move.setitem(sys.modules, "agents.networks", old)
         view = DummyVecEnv([lambda: SingleAgentView(ENV, ["random"], 2, seed=0)])
-        model = MaskablePPO("MlpPolicy", view, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                            policy_kwargs={"features_extractor_class": SharedTrunk,
-                                           "features_extractor_kwargs": {"features_dim": 16},
-                                           "net_arch": {"pi": [8], "vf": [8]}})  # fmt: skip
+        model = MaskablePPO(
+            "MlpPolicy",
+            view,
+            n_steps=32,
+            batch_size=32,
+            n_epochs=1,
+            seed=0,
+            device="cpu",
+            policy_kwargs={
+                "features_extractor_class": SharedTrunk,
+                "features_extractor_kwargs": {"features_dim": 16},
+                "net_arch": {"pi": [8], "vf": [8]},
+            },
+        )
         model.save(tmp_path / "old.zip")
     assert SharedTrunk.__module__ == "bidbluff.agents.networks" and "agents.networks" not in sys.modules
     with zipfile.ZipFile(tmp_path / "old.zip") as archive:

@@ -26,14 +26,30 @@ def fresh(tmp_path_factory) -> str:
     net = ActorCritic(game.observation_size, game.codec.n, trunk=64, net_arch=[32])
     with torch.no_grad():
         net.action_head.weight.mul_(300)  # decided preferences (a trained policy's), not near-uniform ones
-    meta = {**env_signature("liars_dice_v0"), "env_options": {}, "num_players": 4, "steps": 0,
-            "algorithm": "none (untrained)"}  # fmt: skip
+    meta = {
+        **env_signature("liars_dice_v0"),
+        "env_options": {},
+        "num_players": 4,
+        "steps": 0,
+        "algorithm": "none (untrained)",
+    }
     return str(save_checkpoint(tmp_path_factory.mktemp("fresh") / "fresh.zip", net, meta))
 
 
 def config(out, init, **changes) -> DistillConfig:
-    base = {"env": "liars_dice_v0", "init": init, "out": str(out), "teachers": {2: "bayes"}, "players": [2, 3],
-            "rounds": 2, "games": 12, "epochs": 2, "batch_size": 64, "learning_rate": 3e-4, "seed": 3}  # fmt: skip
+    base = {
+        "env": "liars_dice_v0",
+        "init": init,
+        "out": str(out),
+        "teachers": {2: "bayes"},
+        "players": [2, 3],
+        "rounds": 2,
+        "games": 12,
+        "epochs": 2,
+        "batch_size": 64,
+        "learning_rate": 3e-4,
+        "seed": 3,
+    }
     return DistillConfig(**{**base, **changes})
 
 
@@ -42,8 +58,9 @@ def weights(path) -> dict[str, torch.Tensor]:
 
 
 def test_the_student_learns_the_teacher_of_each_table_size(tmp_path, fresh):
-    final = distill(config(tmp_path, fresh, teachers={2: "bayes", 3: "heuristic"}, rounds=2, games=30, epochs=8,
-                           learning_rate=1e-3))  # fmt: skip
+    final = distill(
+        config(tmp_path, fresh, teachers={2: "bayes", 3: "heuristic"}, rounds=2, games=30, epochs=8, learning_rate=1e-3)
+    )
     rows = [json.loads(line) for line in (tmp_path / "rounds.jsonl").read_text().splitlines()]
     assert [r["played_by"] for r in rows] == ["teacher", "student"]
     before, after = rows[0]["agreement_before_fit"], rows[-1]["agreement_after_fit"]
@@ -96,9 +113,12 @@ def test_teacher_sizes_and_bad_arguments(tmp_path, fresh, capsys):
     assert parse_teachers(["2=bayes", "3-4=heuristic"]) == {2: "bayes", 3: "heuristic", 4: "heuristic"}
     with pytest.raises(ValueError, match="SIZE=SPEC"):
         parse_teachers(["two=bayes"])
-    for argv, message in ((["--teacher", "9=bayes"], "seats 2-6 players, not \\[9\\]"),
-                          (["--rounds", "0"], "at least 1"), (["--teacher", "2:bayes"], "SIZE=SPEC"),
-                          (["--sharpen", "0"], "in \\(0, 1\\]")):  # fmt: skip
+    for argv, message in (
+        (["--teacher", "9=bayes"], "seats 2-6 players, not \\[9\\]"),
+        (["--rounds", "0"], "at least 1"),
+        (["--teacher", "2:bayes"], "SIZE=SPEC"),
+        (["--sharpen", "0"], "in \\(0, 1\\]"),
+    ):
         with pytest.raises(SystemExit) as exit_:
             main(["liars_dice_v0", "--init", fresh, "--out", str(tmp_path / "x"), *argv])
         assert exit_.value.code == 2

@@ -25,13 +25,28 @@ BATCHED = ["selfplay", "liars_dice_v0", "--num-games", "4", "--rollout-steps", "
 SB3 = ["--num-envs", "1", "--n-steps", "32", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "8",
        "--checkpoint-every", "64", "--eval-games", "0", "--no-progress"]  # fmt: skip
 TRAIN = ["train", "liars_dice_v0", *SB3]
-SELFPLAY_SB3 = ["selfplay", "liars_dice_v0", "--trainer", "sb3", "--baseline-eval-games", "0", "--opponents",
-                "random", *SB3]  # fmt: skip
+SELFPLAY_SB3 = [
+    "selfplay",
+    "liars_dice_v0",
+    "--trainer",
+    "sb3",
+    "--baseline-eval-games",
+    "0",
+    "--opponents",
+    "random",
+    *SB3,
+]
 
 
-@pytest.mark.parametrize(("args", "sig"), [(BATCHED, signal.SIGINT), (TRAIN, signal.SIGTERM),
-                                           pytest.param(SELFPLAY_SB3, signal.SIGINT, marks=pytest.mark.slow)],
-                         ids=["batched", "train", "sb3-selfplay"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "sig"),
+    [
+        (BATCHED, signal.SIGINT),
+        (TRAIN, signal.SIGTERM),
+        pytest.param(SELFPLAY_SB3, signal.SIGINT, marks=pytest.mark.slow),
+    ],
+    ids=["batched", "train", "sb3-selfplay"],
+)
 def test_a_signal_saves_a_checkpoint_and_final_then_exits_130(args, sig, tmp_path):
     out = tmp_path / "run"
     command = [sys.executable, "-m", "bidbluff.training.cli", *args, "--total-steps", "100000000", "--out", str(out)]

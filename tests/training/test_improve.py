@@ -23,14 +23,28 @@ def fresh(tmp_path_factory) -> str:
     torch.manual_seed(0)
     game = envs.game("liars_dice_v0")
     net = ActorCritic(game.observation_size, game.codec.n, trunk=32, net_arch=[16])
-    meta = {**env_signature("liars_dice_v0"), "env_options": {}, "num_players": 4, "steps": 0,
-            "algorithm": "none (untrained)"}  # fmt: skip
+    meta = {
+        **env_signature("liars_dice_v0"),
+        "env_options": {},
+        "num_players": 4,
+        "steps": 0,
+        "algorithm": "none (untrained)",
+    }
     return str(save_checkpoint(tmp_path_factory.mktemp("fresh") / "fresh.zip", net, meta))
 
 
 def config(out, init, **changes) -> ImproveConfig:
-    base = {"env": "liars_dice_v0", "init": init, "out": str(out), "seconds": 600.0, "decisions": 40, "rollouts": 2,
-            "epochs": 2, "value_epochs": 1, "seed": 4}  # fmt: skip
+    base = {
+        "env": "liars_dice_v0",
+        "init": init,
+        "out": str(out),
+        "seconds": 600.0,
+        "decisions": 40,
+        "rollouts": 2,
+        "epochs": 2,
+        "value_epochs": 1,
+        "seed": 4,
+    }
     return ImproveConfig(**{**base, **changes})
 
 
@@ -92,6 +106,8 @@ def test_the_policy_is_the_q_networks_argmax_and_keeps_the_old_values(tmp_path, 
     policy, row = as_policy(cfg, qnet, data, lambda r: None)
     assert torch.allclose(policy.logits(obs), before / 0.05, atol=1e-4)
     assert row["value_mse"] < moved / 4
+
+
 def test_a_run_leaves_a_checkpoint_and_a_resumed_one_refits_nothing(tmp_path, fresh):
     final = run(config(tmp_path, fresh))
     data = load_shards(tmp_path)

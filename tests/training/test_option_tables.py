@@ -31,7 +31,8 @@ def test_both_trainers_take_a_few_steps(options, sizes, tmp_path):
     assert main(["selfplay", ENV, "--players", ",".join(map(str, sizes)), "--env-options", text,
                  "--num-games", "3", "--rollout-steps", "32", "--minibatch-size", "16", "--n-epochs", "1",
                  "--trunk", "16", "--net-arch", "8", "--total-steps", "32", "--eval-games", "0",
-                 "--opponents", "random", "--pool-fraction", "0.3", "--no-progress", "--out", str(batched)]) == 0
+                 "--opponents", "random", "--pool-fraction", "0.3", "--no-progress",
+                 "--out", str(batched)]) == 0  # fmt: skip
     meta = read_sidecar(batched / "final.zip", ENV)
     assert meta["env_options"] == options and meta["table_sizes"] == sorted(set(sizes))
     assert meta["observation_shape"] == [envs.game(ENV, **options).observation_size]
@@ -39,7 +40,7 @@ def test_both_trainers_take_a_few_steps(options, sizes, tmp_path):
     sb3 = tmp_path / "sb3"
     assert main(["train", ENV, "--players", str(sizes[0]), "--env-options", text, "--num-envs", "1",
                  "--n-steps", "32", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "8", "--total-steps", "32",
-                 "--eval-games", "0", "--no-progress", "--out", str(sb3)]) == 0
+                 "--eval-games", "0", "--no-progress", "--out", str(sb3)]) == 0  # fmt: skip
     for run in (batched, sb3):
         agent = agents.make(str(run / "final.zip"), env_name=ENV)
         env = envs.make(ENV, raw=True, num_players=sizes[0], **options)

@@ -56,6 +56,10 @@ def test_a_run_ends_with_its_summary(tmp_path, capsys) -> None:
     assert "random" in text.split("steps reached")[1] and "95% CI" in text
     assert "--rollout-steps 96" in text  # the config, a row per option
     short = tmp_path / "short"
-    assert main(["selfplay", "liars_dice_v0", "--total-steps", "100000", "--time-limit", "0.01", "--out", str(short),
-                 *TINY]) == 0  # fmt: skip
+    assert (
+        main(
+            ["selfplay", "liars_dice_v0", "--total-steps", "100000", "--time-limit", "0.01", "--out", str(short), *TINY]
+        )
+        == 0
+    )
     assert "time limit (0:00) reached at step" in " ".join(capsys.readouterr().out.split())

@@ -68,8 +68,12 @@ def two_nodes(monkeypatch):
     temp = tempfile.mkdtemp(prefix="bbray", dir="/tmp")  # short: Ray's socket paths must fit 107 characters
     common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--disable-usage-stats"]
     try:
-        subprocess.run([RAY, "start", "--head", f"--port={port}", f"--temp-dir={temp}", "--include-dashboard=false",
-                        *common], check=True, capture_output=True, timeout=180)  # fmt: skip
+        subprocess.run(
+            [RAY, "start", "--head", f"--port={port}", f"--temp-dir={temp}", "--include-dashboard=false", *common],
+            check=True,
+            capture_output=True,
+            timeout=180,
+        )
         subprocess.run([RAY, "start", f"--address={address}", *common], check=True, capture_output=True, timeout=180)
         yield address
     finally:
@@ -81,13 +85,27 @@ def two_nodes(monkeypatch):
 def test_env_runners_are_placed_on_both_nodes(two_nodes, tmp_path):
     from bidbluff.training.rllib.trainer import RllibTrainer
 
-    config = RllibConfig("liars_dice_v0", players=2, address=two_nodes, num_env_runners=2, num_envs_per_env_runner=1,
-                         rollout_steps=128, minibatch_size=64, total_steps=100, checkpoint_every=10**6, eval_games=0,
-                         trunk=32, net_arch=[16], pool_max=1, out=str(tmp_path / "run"))  # fmt: skip
+    config = RllibConfig(
+        "liars_dice_v0",
+        players=2,
+        address=two_nodes,
+        num_env_runners=2,
+        num_envs_per_env_runner=1,
+        rollout_steps=128,
+        minibatch_size=64,
+        total_steps=100,
+        checkpoint_every=10**6,
+        eval_games=0,
+        trunk=32,
+        net_arch=[16],
+        pool_max=1,
+        out=str(tmp_path / "run"),
+    )
     trainer = RllibTrainer(config, progress_bar=False)
     alive = {node["NodeID"] for node in ray.nodes() if node["Alive"]}
-    placed = trainer.algo.env_runner_group.foreach_env_runner(lambda runner: ray.get_runtime_context().get_node_id(),
-                                                              local_env_runner=False)  # fmt: skip
+    placed = trainer.algo.env_runner_group.foreach_env_runner(
+        lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=False
+    )
     assert len(alive) == 2 and sorted(set(placed)) == sorted(alive)
     final = trainer.run()
     assert read_sidecar(final, "liars_dice_v0")["steps"] >= 100

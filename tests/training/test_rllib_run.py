@@ -41,10 +41,21 @@ def _own_ray():
 
 
 def table(**changes):
-    config = {"env": ENV, "sizes": [3], "env_options": {}, "reward_mode": "win", "opponents": ["heuristic"],
-              "seed": 0, "pool_fraction": 0.5, "pool_max": 2, "max_game_steps": 5000,
-              "league": [{"name": "baseline:heuristic", "weight": 1.0, "module": None},
-                         {"name": "gen1@100", "weight": 1.0, "module": pool_slot(1, 2)}]}  # fmt: skip
+    config = {
+        "env": ENV,
+        "sizes": [3],
+        "env_options": {},
+        "reward_mode": "win",
+        "opponents": ["heuristic"],
+        "seed": 0,
+        "pool_fraction": 0.5,
+        "pool_max": 2,
+        "max_game_steps": 5000,
+        "league": [
+            {"name": "baseline:heuristic", "weight": 1.0, "module": None},
+            {"name": "gen1@100", "weight": 1.0, "module": pool_slot(1, 2)},
+        ],
+    }
     return TableEnv({**config, **changes})
 
 
@@ -98,11 +109,20 @@ def option_tables() -> list[tuple[str, dict, list[int]]]:
     return tables
 
 
-@pytest.mark.parametrize(("env_name", "options", "sizes"), option_tables(),
-                         ids=lambda v: v if isinstance(v, str) else json.dumps(v, sort_keys=True))  # fmt: skip
+@pytest.mark.parametrize(
+    ("env_name", "options", "sizes"),
+    option_tables(),
+    ids=lambda v: v if isinstance(v, str) else json.dumps(v, sort_keys=True),
+)
 def test_the_adapter_plays_every_game_and_option_table(env_name, options, sizes):
-    env = table(env=env_name, env_options=options, sizes=sizes, opponents=["random"], pool_fraction=0.4,
-                league=[{"name": "baseline:random", "weight": 1.0, "module": None}])  # fmt: skip
+    env = table(
+        env=env_name,
+        env_options=options,
+        sizes=sizes,
+        opponents=["random"],
+        pool_fraction=0.4,
+        league=[{"name": "baseline:random", "weight": 1.0, "module": None}],
+    )
     size = envs.game(env_name, **options).observation_size
     assert env.observation_spaces[env.possible_agents[0]]["observation"].shape == (size,)
     results = play(env, 2 * len(sizes), np.random.default_rng(2))
@@ -111,8 +131,11 @@ def test_the_adapter_plays_every_game_and_option_table(env_name, options, sizes)
 
 def _module(env):
     space = env.observation_spaces[env.possible_agents[0]]
-    return MaskedActorCritic(observation_space=space, action_space=env.action_spaces[env.possible_agents[0]],
-                             model_config={"trunk": 32, "net_arch": [16]})  # fmt: skip
+    return MaskedActorCritic(
+        observation_space=space,
+        action_space=env.action_spaces[env.possible_agents[0]],
+        model_config={"trunk": 32, "net_arch": [16]},
+    )
 
 
 def test_the_module_masks_illegal_actions_and_holds_an_actor_critic():
@@ -162,8 +185,10 @@ def test_a_tiny_run_exports_checkpoints_that_play_and_resumes_from_rllibs(tmp_pa
     steps = [int(r["step"]) for r in _rows(out / "progress.csv")]
     assert steps == sorted(steps) and steps[-1] >= 400
     assert {r["opponent"] for r in _rows(out / "eval.csv")} == {"heuristic", "random"}
-    assert all(float(r["ci_low"]) - 1e-9 <= float(r["win_share"]) <= float(r["ci_high"]) + 1e-9
-               for r in _rows(out / "eval.csv"))  # fmt: skip
+    assert all(
+        float(r["ci_low"]) - 1e-9 <= float(r["win_share"]) <= float(r["ci_high"]) + 1e-9
+        for r in _rows(out / "eval.csv")
+    )
     meta = read_sidecar(out / "final.json", ENV)
     assert meta["trainer"] == "rllib" and meta["steps"] == steps[-1] and meta["network"]["trunk"] == 32
     assert len(meta["league"]["snapshots"]) >= 2 and meta["league"]["results"]
@@ -174,8 +199,12 @@ def test_a_tiny_run_exports_checkpoints_that_play_and_resumes_from_rllibs(tmp_pa
     result = run_tournament(ENV, [str(out / "final.zip"), "heuristic", "random"], 3, 3, seed=0)
     assert sum(row["games"] for row in result.rows()) > 0
     quit_at_once = io.StringIO("quit\n")
-    assert play_at_terminal(ENV, opponents=[str(out / "final.zip")], num_players=3, seed=0, input=quit_at_once,
-                            output=io.StringIO()) is None  # fmt: skip
+    assert (
+        play_at_terminal(
+            ENV, opponents=[str(out / "final.zip")], num_players=3, seed=0, input=quit_at_once, output=io.StringIO()
+        )
+        is None
+    )
     assert "final.zip" in " ".join(Table(ENV, 3, opponents=[str(out / "final.zip")], seed=0).labels)
     # resume: from the newest RLlib checkpoint, with the league and the logs carried on
     assert main([*argv, "--total-steps", "700", "--resume"]) == 0
@@ -192,13 +221,22 @@ def test_init_starts_the_learner_from_a_project_checkpoint(tmp_path):
     donor = ActorCritic(game.observation_size, game.codec.n, 32, [16])
 
     path = save_checkpoint(tmp_path / "donor.zip", donor, {**env_signature(ENV), "env_options": {}, "steps": 0})
-    config = RllibConfig(ENV, players=2, init=str(path), trunk=32, net_arch=[16], num_env_runners=1,
-                         num_envs_per_env_runner=1, out=str(tmp_path / "run"))  # fmt: skip
+    config = RllibConfig(
+        ENV,
+        players=2,
+        init=str(path),
+        trunk=32,
+        net_arch=[16],
+        num_env_runners=1,
+        num_envs_per_env_runner=1,
+        out=str(tmp_path / "run"),
+    )
     trainer = RllibTrainer(config, progress_bar=False)
     try:
         mine = trainer.network().state_dict()
         on_runner = trainer.algo.env_runner_group.foreach_env_runner(
-            lambda r: r.module[LEARNER].net.state_dict(), local_env_runner=False)[0]  # fmt: skip
+            lambda r: r.module[LEARNER].net.state_dict(), local_env_runner=False
+        )[0]
     finally:
         trainer.algo.stop()
     for key, value in donor.state_dict().items():

@@ -29,8 +29,9 @@ def reference(env_name: str) -> dict[str, np.ndarray]:
     return ref
 
 
-@pytest.mark.parametrize("env_name", [pytest.param(e, marks=[] if e == FAST else [pytest.mark.slow])
-                                      for e in CONVERTED])  # fmt: skip
+@pytest.mark.parametrize(
+    "env_name", [pytest.param(e, marks=[] if e == FAST else [pytest.mark.slow]) for e in CONVERTED]
+)
 def test_the_converted_checkpoint_plays_as_the_old_one_did(env_name):
     ref = reference(env_name)
     agent = agents.make("shipped", env_name=env_name)

@@ -48,23 +48,32 @@ class RllibConfig:
     """Every option of an RLlib self-play run; ``help`` metadata is the command-line help."""
 
     env: str = field(metadata={"help": "registered env to train on"})
-    players: int | list[int] | None = field(default=None,
-                                            metadata={"help": "seats, or a list of table sizes each game draws from "
-                                                              "(default: the game's default)"})  # fmt: skip
+    players: int | list[int] | None = field(
+        default=None,
+        metadata={"help": "seats, or a list of table sizes each game draws from (default: the game's default)"},
+    )
     env_options: dict[str, Any] = as_batched("env_options")  # noqa: RUF009 - a field(default_factory=...)
     opponents: list[str] = as_batched("opponents")  # noqa: RUF009 - a field(default_factory=...)
     reward_mode: str = as_batched("reward_mode")
     total_steps: int = as_batched("total_steps")
     time_limit: float | None = as_batched("time_limit")
-    address: str = field(default="local", metadata={"help": "rllib: Ray cluster to run on (host:port of a `ray "
-                                                            "start --head`, 'auto' for the one this node joined) "
-                                                            "or 'local' (a Ray instance of this process)"})
-    num_env_runners: int = field(default=1, metadata={"help": "rllib: env runner processes playing games (0: the "
-                                                              "driver plays them itself)"})
-    num_envs_per_env_runner: int = field(default=8, metadata={"help": "rllib: games each env runner plays side "
-                                                                      "by side (one batched forward per step)"})
-    rollout_steps: int = field(default=8192, metadata={"help": "decisions of network seats per update (RLlib's "
-                                                               "train_batch_size_per_learner)"})
+    address: str = field(
+        default="local",
+        metadata={
+            "help": "rllib: Ray cluster to run on (host:port of a `ray "
+            "start --head`, 'auto' for the one this node joined) "
+            "or 'local' (a Ray instance of this process)"
+        },
+    )
+    num_env_runners: int = field(
+        default=1, metadata={"help": "rllib: env runner processes playing games (0: the driver plays them itself)"}
+    )
+    num_envs_per_env_runner: int = field(
+        default=8, metadata={"help": "rllib: games each env runner plays side by side (one batched forward per step)"}
+    )
+    rollout_steps: int = field(
+        default=8192, metadata={"help": "decisions of network seats per update (RLlib's train_batch_size_per_learner)"}
+    )
     learning_rate: float = as_batched("learning_rate")
     n_epochs: int = field(default=2, metadata={"help": "optimisation epochs per rollout"})
     minibatch_size: int = as_batched("minibatch_size")
@@ -88,8 +97,16 @@ class RllibConfig:
     out: str = field(default="", metadata={"help": "run directory (default runs/<env>-rllib)"})
 
 
-RESUMABLE = ("total_steps", "time_limit", "checkpoint_every", "eval_games", "torch_threads", "address",
-             "num_env_runners", "num_envs_per_env_runner")  # fmt: skip
+RESUMABLE = (
+    "total_steps",
+    "time_limit",
+    "checkpoint_every",
+    "eval_games",
+    "torch_threads",
+    "address",
+    "num_env_runners",
+    "num_envs_per_env_runner",
+)
 
 
 def train_rllib(config: RllibConfig, resume: bool = False, progress_bar: bool = True) -> Any:
@@ -98,6 +115,7 @@ def train_rllib(config: RllibConfig, resume: bool = False, progress_bar: bool = 
     try:
         from bidbluff.training.rllib.trainer import RllibTrainer
     except ImportError as missing:
-        raise ValueError(f"--trainer rllib needs the rllib extra: pip install -c constraints.txt -e '.[rllib]' "
-                         f"({missing})") from None  # fmt: skip
+        raise ValueError(
+            f"--trainer rllib needs the rllib extra: pip install -c constraints.txt -e '.[rllib]' ({missing})"
+        ) from None
     return RllibTrainer(config, resume=resume, progress_bar=progress_bar).run()

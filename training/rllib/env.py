@@ -54,11 +54,17 @@ class TableEnv(MultiAgentEnv):
         self.sizes: list[int] = list(config["sizes"])
         self.pool_fraction = float(config["pool_fraction"])
         self.max_game_steps = int(config["max_game_steps"])
-        self.tables = {n: envs.make(config["env"], raw=True, num_players=n, reward_mode=config["reward_mode"],
-                                    **config["env_options"]) for n in set(self.sizes)}  # fmt: skip
+        self.tables = {
+            n: envs.make(
+                config["env"], raw=True, num_players=n, reward_mode=config["reward_mode"], **config["env_options"]
+            )
+            for n in set(self.sizes)
+        }
         seed = int(config["seed"])
-        self.baselines = {baseline_name(spec): agent_lib.make(spec, env_name=config["env"], seed=seed + i)
-                          for i, spec in enumerate(config["opponents"])}  # fmt: skip
+        self.baselines = {
+            baseline_name(spec): agent_lib.make(spec, env_name=config["env"], seed=seed + i)
+            for i, spec in enumerate(config["opponents"])
+        }
         worker = int(getattr(config, "worker_index", 0))
         self.rng = np.random.default_rng([seed, worker, next(_instances)])
         widest = self.tables[max(self.sizes)]
@@ -101,8 +107,12 @@ class TableEnv(MultiAgentEnv):
         n = self.sizes[int(self.rng.integers(len(self.sizes)))]
         self.env = self.tables[n]
         draw = self.pool_fraction > 0 and len(self.draw_names) > 0
-        seats = [self.draw_names[int(self.rng.choice(len(self.draw_names), p=self.draw_p))]
-                 if draw and self.rng.random() < self.pool_fraction else LEARNER for _ in range(n)]  # fmt: skip
+        seats = [
+            self.draw_names[int(self.rng.choice(len(self.draw_names), p=self.draw_p))]
+            if draw and self.rng.random() < self.pool_fraction
+            else LEARNER
+            for _ in range(n)
+        ]
         if LEARNER not in seats:
             seats[int(self.rng.integers(n))] = LEARNER
         self.seats, self.steps, self.learner_decisions = seats, 0, 0
@@ -149,12 +159,19 @@ class TableEnv(MultiAgentEnv):
         scores = list(env.game_state.scores())
         learners = [s for s, who in enumerate(self.seats) if who == LEARNER]
         best = max(scores[s] for s in learners)
-        self.results.append({
-            "length": self.steps, "learner_decisions": self.learner_decisions, "truncated": truncated,
-            "learner_won": float(best == max(scores)),
-            "against": [(who, 1.0 if best > scores[s] else 0.5 if best == scores[s] else 0.0)
-                        for s, who in enumerate(self.seats) if who != LEARNER],
-        })  # fmt: skip
+        self.results.append(
+            {
+                "length": self.steps,
+                "learner_decisions": self.learner_decisions,
+                "truncated": truncated,
+                "learner_won": float(best == max(scores)),
+                "against": [
+                    (who, 1.0 if best > scores[s] else 0.5 if best == scores[s] else 0.0)
+                    for s, who in enumerate(self.seats)
+                    if who != LEARNER
+                ],
+            }
+        )
         network = [a for a in env.possible_agents if a in self.seen]
         obs = {self._agent(a): env.observe(a) for a in network}
         rewards = {self._agent(a): 0.0 if truncated else float(env.rewards[a]) for a in network}

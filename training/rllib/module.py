@@ -56,6 +56,7 @@ def module_state(net: ActorCritic) -> dict[str, Any]:
 def network_of(state: dict[str, Any], sizes: dict[str, Any]) -> ActorCritic:
     """The ``ActorCritic`` (``sizes``: its ``.sizes``) holding a ``MaskedActorCritic``'s state."""
     net = ActorCritic(sizes["obs_size"], sizes["n_actions"], sizes["trunk"], sizes["net_arch"])
-    net.load_state_dict({key[len(PREFIX) :]: torch.as_tensor(value) for key, value in state.items()
-                         if key.startswith(PREFIX)})  # fmt: skip
+    net.load_state_dict(
+        {key[len(PREFIX) :]: torch.as_tensor(value) for key, value in state.items() if key.startswith(PREFIX)}
+    )
     return net

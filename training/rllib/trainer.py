@@ -55,25 +55,51 @@ PROGRESS_COLUMNS = [
 def ppo_config(config: RllibConfig, sizes: list[int], league: list[dict[str, Any]]) -> PPOConfig:
     """RLlib's PPO for this run: ``TableEnv`` games, the learner and the snapshot slots as modules."""
     c = config
-    env_config = {"env": c.env, "sizes": sizes, "env_options": dict(c.env_options), "reward_mode": c.reward_mode,
-                  "opponents": list(dict.fromkeys(c.opponents)), "seed": c.seed, "pool_fraction": c.pool_fraction,
-                  "pool_max": c.pool_max, "max_game_steps": c.max_game_steps, "league": league}  # fmt: skip
+    env_config = {
+        "env": c.env,
+        "sizes": sizes,
+        "env_options": dict(c.env_options),
+        "reward_mode": c.reward_mode,
+        "opponents": list(dict.fromkeys(c.opponents)),
+        "seed": c.seed,
+        "pool_fraction": c.pool_fraction,
+        "pool_max": c.pool_max,
+        "max_game_steps": c.max_game_steps,
+        "league": league,
+    }
     spec = {"trunk": c.trunk, "net_arch": list(c.net_arch)}
     modules = module_ids(max(c.pool_max, 0))
     ppo = PPOConfig().environment(ENV_NAME, env_config=env_config, disable_env_checking=True)
     # whole games per sample: RLlib's cut of a running turn-based episode at a fragment's end loses the seat
     # due to act (ray-project/ray#61602), and our games are short
-    ppo.env_runners(num_env_runners=c.num_env_runners, num_envs_per_env_runner=c.num_envs_per_env_runner,
-                    num_cpus_per_env_runner=1, batch_mode="complete_episodes")  # fmt: skip
+    ppo.env_runners(
+        num_env_runners=c.num_env_runners,
+        num_envs_per_env_runner=c.num_envs_per_env_runner,
+        num_cpus_per_env_runner=1,
+        batch_mode="complete_episodes",
+    )
     ppo.learners(num_learners=0)
     ppo.multi_agent(policies=set(modules), policy_mapping_fn=module_of, policies_to_train=[LEARNER])
-    ppo.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-        m: RLModuleSpec(module_class=MaskedActorCritic, model_config=spec) for m in modules}))  # fmt: skip
-    ppo.training(train_batch_size_per_learner=c.rollout_steps, minibatch_size=c.minibatch_size,
-                 num_epochs=c.n_epochs, lr=c.learning_rate, gamma=c.gamma, lambda_=c.gae_lambda,
-                 clip_param=c.clip_range, entropy_coeff=c.ent_coef, vf_loss_coeff=c.vf_coef,
-                 grad_clip=c.max_grad_norm, grad_clip_by="global_norm", use_kl_loss=False,
-                 vf_clip_param=float("inf"))  # fmt: skip
+    ppo.rl_module(
+        rl_module_spec=MultiRLModuleSpec(
+            rl_module_specs={m: RLModuleSpec(module_class=MaskedActorCritic, model_config=spec) for m in modules}
+        )
+    )
+    ppo.training(
+        train_batch_size_per_learner=c.rollout_steps,
+        minibatch_size=c.minibatch_size,
+        num_epochs=c.n_epochs,
+        lr=c.learning_rate,
+        gamma=c.gamma,
+        lambda_=c.gae_lambda,
+        clip_param=c.clip_range,
+        entropy_coeff=c.ent_coef,
+        vf_loss_coeff=c.vf_coef,
+        grad_clip=c.max_grad_norm,
+        grad_clip_by="global_norm",
+        use_kl_loss=False,
+        vf_clip_param=float("inf"),
+    )
     return ppo.debugging(seed=c.seed, log_level="ERROR")
 
 
@@ -97,8 +123,14 @@ class RllibTrainer:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
         if config.pool_fraction > 0 and not config.opponents and config.pool_max <= 0:
             raise ValueError("pool_fraction > 0 needs pool opponents: --opponents or pool_max > 0")
-        for name in ("total_steps", "num_envs_per_env_runner", "rollout_steps", "minibatch_size", "n_epochs",
-                     "checkpoint_every"):  # fmt: skip
+        for name in (
+            "total_steps",
+            "num_envs_per_env_runner",
+            "rollout_steps",
+            "minibatch_size",
+            "n_epochs",
+            "checkpoint_every",
+        ):
             if getattr(config, name) < 1:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
         if config.num_env_runners < 0:
@@ -112,8 +144,13 @@ class RllibTrainer:
         self.out = Path(config.out or f"runs/{config.env}-rllib")
         self.net_sizes = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch).sizes
         torch.set_num_threads(config.torch_threads)
-        self.league = League.of_specs(dict.fromkeys(config.opponents), config.env, config.seed,
-                                      pool_max=config.pool_max, pfsp_power=config.pfsp_power)  # fmt: skip
+        self.league = League.of_specs(
+            dict.fromkeys(config.opponents),
+            config.env,
+            config.seed,
+            pool_max=config.pool_max,
+            pfsp_power=config.pfsp_power,
+        )
         self.evaluation: list[dict[str, Any]] = []
         self.steps = 0
         self.episodes = self.truncated = 0
@@ -180,8 +217,12 @@ class RllibTrainer:
 
     def set_module(self, module: str, state: dict[str, Any]) -> None:
         self.algo.set_state({"learner_group": {"learner": {"rl_module": {module: state}}}})
-        self.algo.env_runner_group.sync_weights(policies=[module], from_worker_or_learner_group=self.algo.learner_group,
-                                                inference_only=True, timeout_seconds=SYNC_TIMEOUT_S)  # fmt: skip
+        self.algo.env_runner_group.sync_weights(
+            policies=[module],
+            from_worker_or_learner_group=self.algo.learner_group,
+            inference_only=True,
+            timeout_seconds=SYNC_TIMEOUT_S,
+        )
 
     def network(self) -> ActorCritic:
         return network_of(self.module_state(LEARNER), self.net_sizes)
@@ -192,8 +233,14 @@ class RllibTrainer:
         c = self.config
         net = self.network()
         if c.eval_games > 0 and c.opponents:
-            for row in evaluate(net, self.steps, c, c.eval_games, c.seed + 10_000 + self.steps,  # type: ignore[arg-type]
-                                self.num_players):  # fmt: skip
+            for row in evaluate(
+                net,
+                self.steps,
+                c,
+                c.eval_games,
+                c.seed + 10_000 + self.steps,  # type: ignore[arg-type]
+                self.num_players,
+            ):
                 self.evaluation.append(row)
                 self.evals.write(row)
         path = self.out / "checkpoints" / f"step_{self.steps}.zip"
@@ -208,13 +255,21 @@ class RllibTrainer:
     def meta(self) -> dict[str, Any]:
         c = self.config
         return {
-            **env_signature(c.env, c.env_options), "env_options": dict(c.env_options),
-            "num_players": self.num_players, "table_sizes": self.sizes, "steps": int(self.steps),
-            "algorithm": "PPO (Ray RLlib, new API stack)", "trainer": "rllib", "policy": "ActorCritic",
-            "opponents": list(c.opponents), "options": dataclasses.asdict(c), "evaluation": self.evaluation,
-            "league": self.league.to_dict(), "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            **env_signature(c.env, c.env_options),
+            "env_options": dict(c.env_options),
+            "num_players": self.num_players,
+            "table_sizes": self.sizes,
+            "steps": int(self.steps),
+            "algorithm": "PPO (Ray RLlib, new API stack)",
+            "trainer": "rllib",
+            "policy": "ActorCritic",
+            "opponents": list(c.opponents),
+            "options": dataclasses.asdict(c),
+            "evaluation": self.evaluation,
+            "league": self.league.to_dict(),
+            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "versions": {"python": platform.python_version(), "torch": torch.__version__, "ray": ray.__version__},
-        }  # fmt: skip
+        }
 
     # -- the run --------------------------------------------------------------------------------
     def run(self) -> Path:
@@ -226,13 +281,21 @@ class RllibTrainer:
         started = time.perf_counter()
         start_steps = self.steps
         next_checkpoint = (self.steps // c.checkpoint_every + 1) * c.checkpoint_every
-        bar = tqdm(total=c.total_steps, initial=self.steps, disable=not self.progress_bar, unit="step",
-                   desc=c.env, dynamic_ncols=True)  # fmt: skip
+        bar = tqdm(
+            total=c.total_steps,
+            initial=self.steps,
+            disable=not self.progress_bar,
+            unit="step",
+            desc=c.env,
+            dynamic_ncols=True,
+        )
         last_saved = None
         try:
             with StopSignals() as self.stop:
-                while self.steps < c.total_steps and not self.stop and not (
-                    c.time_limit and time.perf_counter() - started >= c.time_limit
+                while (
+                    self.steps < c.total_steps
+                    and not self.stop
+                    and not (c.time_limit and time.perf_counter() - started >= c.time_limit)
                 ):
                     result = self.algo.train()
                     games = self.collect_results()
@@ -259,16 +322,21 @@ class RllibTrainer:
         learner = result.get("learners", {}).get(LEARNER, {})
         timers = result.get("timers", {})
         row = {
-            "step": self.steps, "seconds": round(self.progress.seconds + seconds, 1),
+            "step": self.steps,
+            "seconds": round(self.progress.seconds + seconds, 1),
             "steps_per_s": (self.steps - start_steps) / max(seconds, 1e-9),
             "env_steps": result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", ""),
-            "episodes": self.episodes, "truncated": self.truncated,
+            "episodes": self.episodes,
+            "truncated": self.truncated,
             "ep_length_mean": float(np.mean([g["length"] for g in games])) if games else "",
             "learner_win_rate": float(np.mean([g["learner_won"] for g in games])) if games else "",
-            "policy_loss": learner.get("policy_loss", ""), "value_loss": learner.get("vf_loss", ""),
-            "entropy": learner.get("entropy", ""), "approx_kl": learner.get("mean_kl_loss", ""),
+            "policy_loss": learner.get("policy_loss", ""),
+            "value_loss": learner.get("vf_loss", ""),
+            "entropy": learner.get("entropy", ""),
+            "approx_kl": learner.get("mean_kl_loss", ""),
             "explained_variance": learner.get("vf_explained_var", ""),
             "env_runners": self.config.num_env_runners,
-            "sample_s": timers.get("env_runner_sampling_timer", ""), "learn_s": timers.get("learner_update_timer", ""),
-        }  # fmt: skip
+            "sample_s": timers.get("env_runner_sampling_timer", ""),
+            "learn_s": timers.get("learner_update_timer", ""),
+        }
         self.progress.write(row)

@@ -36,9 +36,17 @@ def outcome(round_: BettingRound) -> dict[str, Any] | None:
     o = round_.outcome
     if o is None:
         return None
-    return {"call": o.call, "caller": o.caller, "bettor": o.bettor, "bet": list(o.bet), "count": o.count,
-            "correct": o.correct, "winners": list(o.winners), "losers": list(o.losers),
-            "survivors": list(o.survivors)}  # fmt: skip
+    return {
+        "call": o.call,
+        "caller": o.caller,
+        "bettor": o.bettor,
+        "bet": list(o.bet),
+        "count": o.count,
+        "correct": o.correct,
+        "winners": list(o.winners),
+        "losers": list(o.losers),
+        "survivors": list(o.survivors),
+    }
 
 
 def bids(round_: BettingRound) -> list[dict[str, int]]:

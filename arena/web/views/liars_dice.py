@@ -14,9 +14,14 @@ TITLE = "Liar's dice"
 OPTIONS = (
     Option("dice", "int", 5, (1, 5), "crew dice per cup"),
     Option("specials", "multi", [], tuple(DIE_NAMES[k] for k in SPECIALS), "special dice dealt to random seats"),
-    Option("preset", "choice", "lying_pirates", tuple(PRESETS), "lying_pirates: 1s wild, exactly calls; "
-           "classic: OpenSpiel's rules"),
-)  # fmt: skip
+    Option(
+        "preset",
+        "choice",
+        "lying_pirates",
+        tuple(PRESETS),
+        "lying_pirates: 1s wild, exactly calls; classic: OpenSpiel's rules",
+    ),
+)
 HIDDEN_KINDS: dict[str, str] = {}  # every bet and call is said aloud
 GLOSSARY = {"dice": DICE_GLOSSARY, "calls": CALLS_GLOSSARY}
 

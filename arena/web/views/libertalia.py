@@ -40,8 +40,10 @@ _BOOTY_TEXT = {
 }
 GLOSSARY = {
     "characters": {str(r): {"name": CHARACTERS[r], "text": ABILITY_TEXT[r]} for r in range(1, NUM_RANKS + 1)},
-    "booty": [{"name": name, "text": _BOOTY_TEXT.get(name, f"worth {BOOTY_VALUE[t]} at the end of a campaign")}
-              for t, name in enumerate(BOOTY_NAMES)],
+    "booty": [
+        {"name": name, "text": _BOOTY_TEXT.get(name, f"worth {BOOTY_VALUE[t]} at the end of a campaign")}
+        for t, name in enumerate(BOOTY_NAMES)
+    ],
     "colours": list(COLOURS),
 }
 
@@ -55,28 +57,31 @@ def board(state: LibertaliaState, seat: int | None) -> dict[str, Any]:
     seats = []
     for s in range(n):
         own = seat is None or seat == s
-        seats.append({
-            "seat": s,
-            "colour": COLOURS[s],
-            "doubloons": state.doubloons[s],
-            "score": state.score[s],
-            "den": list(state.dens[s]),
-            "den_booty": list(state.den_booty[s]),
-            "has_chosen": bool(state.chosen and state.chosen[s]),
-            "hand": list(state.hands[s]) if own else None,
-            "may_hold": None if own else state.possible_hand(s),
-            "unseen": 0 if own else state.hidden_count(s),
-            "discard": list(state.discards[s]) if own else sorted(state.known_discard(s)),  # its order is unknown
-            "chosen": state.chosen[s] if own and state.chosen and state.chosen[s] else 0,
-        })  # fmt: skip
+        seats.append(
+            {
+                "seat": s,
+                "colour": COLOURS[s],
+                "doubloons": state.doubloons[s],
+                "score": state.score[s],
+                "den": list(state.dens[s]),
+                "den_booty": list(state.den_booty[s]),
+                "has_chosen": bool(state.chosen and state.chosen[s]),
+                "hand": list(state.hands[s]) if own else None,
+                "may_hold": None if own else state.possible_hand(s),
+                "unseen": 0 if own else state.hidden_count(s),
+                "discard": list(state.discards[s]) if own else sorted(state.known_discard(s)),  # its order is unknown
+                "chosen": state.chosen[s] if own and state.chosen and state.chosen[s] else 0,
+            }
+        )
     return {
         "status": f"campaign {state.campaign + 1}/{CAMPAIGNS}, day {min(state.day, DAYS - 1) + 1}/{DAYS}, "
         f"{state.phase}",
         "decision": decision,
         "over": state.phase == OVER,
         "ship": [{"seat": s, "rank": r} for s, r in state.ship],
-        "days": [{"day": d + 1, "today": d == state.day, "booty": list(state.booty_days[d])}
-                 for d in range(state.day, DAYS)],
+        "days": [
+            {"day": d + 1, "today": d == state.day, "booty": list(state.booty_days[d])} for d in range(state.day, DAYS)
+        ],
         "seats": seats,
     }
 

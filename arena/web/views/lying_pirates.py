@@ -34,7 +34,7 @@ OPTIONS = (
     Option("abilities", "choice", None, (None, "dealt", "chosen"), "captain coasters"),
     Option("variants", "multi", [], tuple(v.name for v in VARIANTS), "variant cards in play"),
     Option("merchant_ships", "bool", False, (), "Merchant and Navy ships on the map"),
-)  # fmt: skip
+)
 # What each open decision asks, for the line over the board.
 DECISIONS = {
     "place": "place a tile on the map",
@@ -59,8 +59,11 @@ DECISIONS = {
     "merchant": "the Merchant Ship: barter, raid, or pass",
     "loot": "the raid's loot: a card and a coin, or coins",
 }
-HIDDEN_KINDS = {"pick": "passes a card in the draft", "return_card": "keeps one of two drawn cards",
-                "return_influence": "gives back an influence card"}  # fmt: skip
+HIDDEN_KINDS = {
+    "pick": "passes a card in the draft",
+    "return_card": "keeps one of two drawn cards",
+    "return_influence": "gives back an influence card",
+}
 
 # The effect verbs of tiles and cards, as the rules page words them (docs/rules/lying_pirates.md).
 _VERBS = {
@@ -95,15 +98,18 @@ def tile_text(tile: Tile) -> str:
     if not tile.roll:
         return f"{tile.water} waters: {effects_text(tile.good)}"
     die = "Pirate" if tile.roll == "P" else "Treasure"
-    return (f"{tile.water} waters: roll the {die} die (O on {_O_FACES[tile.roll]} faces of 6). "
-            f"O: {effects_text(tile.good)}. X: {effects_text(tile.bad)}")  # fmt: skip
+    return (
+        f"{tile.water} waters: roll the {die} die (O on {_O_FACES[tile.roll]} faces of 6). "
+        f"O: {effects_text(tile.good)}. X: {effects_text(tile.bad)}"
+    )
 
 
 def card_text(card: Card) -> str:
     when = "Sail or Action phase" if card.metal == "gold" else "Action phase only"
     said = "reaction: cancels an attack card that targets you" if card.reaction else effects_text(card.effect)
-    return f"{card.metal} {card.icon} card ({when}): {said}" + ("; also in the final battle" if card.final_battle
-                                                                 else "")  # fmt: skip
+    return f"{card.metal} {card.icon} card ({when}): {said}" + (
+        "; also in the final battle" if card.final_battle else ""
+    )
 
 
 GLOSSARY = {
@@ -133,35 +139,39 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
     lap = state.lap
     slots = []
     for slot, tile in enumerate(state.slots):
-        slots.append({
-            "slot": slot,
-            "tile": tile,
-            "ships": [c for c in range(state.captains) if state.position(c) == slot],
-            "town": x["towns"][slot] if x is not None and x.get("towns") is not None else -1,
-            "merchant": x is not None and slot == x["merchant"],
-            "navy": x is not None and slot == x["navy"],
-        })  # fmt: skip
+        slots.append(
+            {
+                "slot": slot,
+                "tile": tile,
+                "ships": [c for c in range(state.captains) if state.position(c) == slot],
+                "town": x["towns"][slot] if x is not None and x.get("towns") is not None else -1,
+                "merchant": x is not None and slot == x["merchant"],
+                "navy": x is not None and slot == x["navy"],
+            }
+        )
     captains = []
     for c in range(state.captains):
         known = state.known[seat][c] if seat is not None and seat < state.num_players else None
-        captains.append({
-            "captain": c,
-            "name": name(state, c),
-            "phantom": c == state.phantom,
-            "progress": state.progress[c],
-            "lap": lap,
-            "coins": state.coins[c],
-            "crew": state.crews.crew[c],
-            "specials": [int(d) for d in state.crews.specials(c)],
-            "cards": len(state.hands[c]),
-            "known_cards": [k for k, count in enumerate(known) for _ in range(count)] if known else [],
-            "excluded": c in state.excluded,
-            "token": c == state.token,
-            "coaster": x["captain"][c] if x is not None and x.get("captain") is not None else -1,
-            "town": x["designated"][c] if x is not None and x.get("designated") else -1,
-            "sunk": c in state.crews.out,
-            "finished": c in state.finished,
-        })  # fmt: skip
+        captains.append(
+            {
+                "captain": c,
+                "name": name(state, c),
+                "phantom": c == state.phantom,
+                "progress": state.progress[c],
+                "lap": lap,
+                "coins": state.coins[c],
+                "crew": state.crews.crew[c],
+                "specials": [int(d) for d in state.crews.specials(c)],
+                "cards": len(state.hands[c]),
+                "known_cards": [k for k, count in enumerate(known) for _ in range(count)] if known else [],
+                "excluded": c in state.excluded,
+                "token": c == state.token,
+                "coaster": x["captain"][c] if x is not None and x.get("captain") is not None else -1,
+                "town": x["designated"][c] if x is not None and x.get("designated") else -1,
+                "sunk": c in state.crews.out,
+                "finished": c in state.finished,
+            }
+        )
     own = range(state.num_players) if seat is None else [seat] if seat < state.num_players else []
     betting = None
     if state.betting is not None:
@@ -170,14 +180,21 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
         betting = {"dice_in_play": b.dice_in_play, "bids": bids(b), "bettor": b.current, "cups": cups}
     reveal = None
     if state.reveal:
-        reveal = {"cups": [{"seat": int(c), "dice": cup(dice, True)} for c, dice in state.reveal["cups"].items()],
-                  "outcome": state.reveal["outcome"], "bids": [{"seat": s, "quantity": q, "face": f}
-                                                               for s, q, f in state.reveal["bids"]]}  # fmt: skip
-    rolls, pt, reroll, effect = (_plain(part) for part in (state.battle or state.final, state.pt, state.reroll,
-                                                           state.effect))  # fmt: skip
+        reveal = {
+            "cups": [{"seat": int(c), "dice": cup(dice, True)} for c, dice in state.reveal["cups"].items()],
+            "outcome": state.reveal["outcome"],
+            "bids": [{"seat": s, "quantity": q, "face": f} for s, q, f in state.reveal["bids"]],
+        }
+    rolls, pt, reroll, effect = (
+        _plain(part) for part in (state.battle or state.final, state.pt, state.reroll, state.effect)
+    )
     if effect:
-        effect = {"actor": effect["actor"], "source": effect["source"], "card": effect.get("card", -1),
-                  "text": effects_text(tuple(tuple(v) for v in effect["effects"]))}  # fmt: skip
+        effect = {
+            "actor": effect["actor"],
+            "source": effect["source"],
+            "card": effect.get("card", -1),
+            "text": effects_text(tuple(tuple(v) for v in effect["effects"])),
+        }
     return {
         "status": f"round {state.round_no}, {state.phase} ({state.stage})",
         "decision": decision,
@@ -190,15 +207,21 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
         "sail_die": state.sail_die,
         "pt": {"die": pt["die"], "face": pt["face"], "roller": pt["roller"]} if pt else None,
         "rolls": {"rolls": list(rolls["rolls"]), "rolling": list(rolls["rolling"]), "crew": rolls.get("crew")}
-        if rolls else None,
+        if rolls
+        else None,
         "reroll": {"die": reroll["die"]} if reroll else None,
         "effect": effect,
         "played": [{"captain": c, "card": k} for c, k in state.played],
         "deck": len(state.deck),
         "discard": len(state.discard),
-        "hands": [{"captain": c, "cards": list(state.hands[c]),
-                   "influence": list(x["influence"][c]) if x is not None and x.get("influence") is not None else []}
-                  for c in own],
+        "hands": [
+            {
+                "captain": c,
+                "cards": list(state.hands[c]),
+                "influence": list(x["influence"][c]) if x is not None and x.get("influence") is not None else [],
+            }
+            for c in own
+        ],
         "encounter": _plain(state.find(Encounter)),
         "variants": list(x["options"]["variants"]) if x is not None else [],
         "winners": list(state.winners),

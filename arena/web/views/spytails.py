@@ -31,7 +31,7 @@ OPTIONS = (
     Option("mode", "choice", "individual", MODES, "partnership: two teams of two (4 players)"),
     Option("forecast_mode", "choice", "sequential", FORECAST_MODES, "simultaneous: forecasts hidden until locked"),
     Option("characters", "choice", "dealt", CHARACTER_MODES, "chosen: each seat picks its character"),
-)  # fmt: skip
+)
 # What each open decision asks, for the line over the board.
 DECISIONS = {
     "character": "choose a character",
@@ -64,8 +64,10 @@ def card_text(c: int) -> str:
 
 
 GLOSSARY = {
-    "cards": [{"name": CARD_NAMES[c], "suit": CARD_SUIT[c], "rank": CARD_RANK[c], "text": card_text(c)}
-              for c in range(NUM_CARDS)],
+    "cards": [
+        {"name": CARD_NAMES[c], "suit": CARD_SUIT[c], "rank": CARD_RANK[c], "text": card_text(c)}
+        for c in range(NUM_CARDS)
+    ],
     "suits": list(SUITS),
     "characters": [{"name": name, "text": POWER_TEXT[i]} for i, name in enumerate(CHARACTERS)],
     "row": [{"name": c.name, "text": c.text, "mission": is_mission(i)} for i, c in enumerate(ROW_CARDS)],
@@ -82,26 +84,28 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
     for s in range(state.num_players):
         own = seat is None or seat == s
         visible = seat is None or state.forecast_visible(s, seat)
-        seats.append({
-            "seat": s,
-            "name": state.who(s),
-            "character": state.characters[s],
-            "team": "AB"[state.teams[s]] if state.teams else "",
-            "start": s == state.start,
-            "influence": state.influence[s] if visible else state.influence[s] + max(0, state.stakes[s]),
-            "leverage": state.leverage[s],
-            "forecast": state.stakes[s] >= 0,
-            "bid": state.bids[s] if visible and state.bids[s] >= 0 else None,
-            "stake": max(0, state.stakes[s]) if visible else None,
-            "won": state.won[s],
-            "used": {"ghost": state.ghost_used[s], "regroup": state.regroup_used[s], "power": state.power_used[s]},
-            "hand_size": len(state.hands[s]),
-            "deck_size": len(state.decks[s]),
-            "hand": list(state.hands[s]) if own else None,
-            "known": [] if own else list(state.known[s]),
-            "discard": list(state.discards[s]),
-            "selection": list(state.selection) if own and state.pending == ["regroup", s] else [],
-        })  # fmt: skip
+        seats.append(
+            {
+                "seat": s,
+                "name": state.who(s),
+                "character": state.characters[s],
+                "team": "AB"[state.teams[s]] if state.teams else "",
+                "start": s == state.start,
+                "influence": state.influence[s] if visible else state.influence[s] + max(0, state.stakes[s]),
+                "leverage": state.leverage[s],
+                "forecast": state.stakes[s] >= 0,
+                "bid": state.bids[s] if visible and state.bids[s] >= 0 else None,
+                "stake": max(0, state.stakes[s]) if visible else None,
+                "won": state.won[s],
+                "used": {"ghost": state.ghost_used[s], "regroup": state.regroup_used[s], "power": state.power_used[s]},
+                "hand_size": len(state.hands[s]),
+                "deck_size": len(state.decks[s]),
+                "hand": list(state.hands[s]) if own else None,
+                "known": [] if own else list(state.known[s]),
+                "discard": list(state.discards[s]),
+                "selection": list(state.selection) if own and state.pending == ["regroup", s] else [],
+            }
+        )
     led = state.led_suit() if in_operation else NO_SUIT
     return {
         "status": f"round {state.round + 1}/{state.last_round + 1}, {state.phase}"
@@ -109,8 +113,12 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
         "decision": decision,
         "over": state.phase == OVER,
         "row": [{"card": c, "reward": ROW_REWARDS[slot]} for slot, c in enumerate(state.row)],
-        "trick": [{"seat": p[0], "card": None if p[1] == GHOST_TOKEN else p[1], "low": bool(p[2]),
-                   "mimic": bool(p[3])} for p in state.trick] if in_operation else [],
+        "trick": [
+            {"seat": p[0], "card": None if p[1] == GHOST_TOKEN else p[1], "low": bool(p[2]), "mimic": bool(p[3])}
+            for p in state.trick
+        ]
+        if in_operation
+        else [],
         "led_suit": SUITS[led] if led != NO_SUIT else "",
         "display": list(state.display),
         "special_deck": len(state.special_deck),

@@ -57,10 +57,17 @@ def main() -> None:
         values = policy.predict_values(obs_t).squeeze(-1)
     top = torch.topk(log_probs, TOP, dim=-1)
     out = Path(__file__).with_name(f"shipped_{args.env}.npz")
-    np.savez_compressed(out, obs=obs, mask=np.packbits(masks, axis=1), n_actions=masks.shape[1],
-                        greedy=log_probs.argmax(-1).numpy().astype(np.int16),
-                        top_ids=top.indices.numpy().astype(np.int16), top_log_probs=top.values.numpy(),
-                        values=values.numpy(), zip_sha256=agents.policy.read_sidecar(path)["zip_sha256"])
+    np.savez_compressed(
+        out,
+        obs=obs,
+        mask=np.packbits(masks, axis=1),
+        n_actions=masks.shape[1],
+        greedy=log_probs.argmax(-1).numpy().astype(np.int16),
+        top_ids=top.indices.numpy().astype(np.int16),
+        top_log_probs=top.values.numpy(),
+        values=values.numpy(),
+        zip_sha256=agents.policy.read_sidecar(path)["zip_sha256"],
+    )
     print(f"{out}: {len(obs)} positions of {args.env}")
 
 
