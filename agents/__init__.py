@@ -40,7 +40,6 @@ Every agent has ``act(observation, agent) -> int`` and ``reset()``; see
 from __future__ import annotations
 
 import re
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +47,7 @@ from bidbluff.agents.base import Agent, RandomAgent, bind_all, seat_of
 from bidbluff.agents.heuristic import HEURISTICS, make_heuristic
 from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
+from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, has_shipped, shipped_path
 from bidbluff.agents.tabular import TabularAgent, load_tabular
 
 KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
@@ -63,19 +63,6 @@ SEARCH_KEYS = {
     "belief": "belief",
     "others": "others",
 }
-# package data of bidbluff.checkpoints: the checkout's checkpoints/ folder, or the installed copy of it
-CHECKPOINTS = Path(str(resources.files("bidbluff.checkpoints")))
-CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
-
-
-def shipped_path(env_name: str) -> Path:
-    """Where the shipped checkpoint of ``env_name`` lies (``checkpoints/<game>/selfplay.zip``)."""
-    game = env_name.rsplit("_v", 1)[0]
-    return CHECKPOINTS / game / "selfplay.zip"
-
-
-def has_shipped(env_name: str) -> bool:
-    return shipped_path(env_name).is_file()
 
 
 def make(spec: str, env_name: str | None = None, seed: int | None = None, **options: Any) -> Any:
@@ -139,6 +126,20 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
+def expand_specs(text: str) -> list[str]:
+    """``split_specs`` with repeats: ``"heuristic,random*3"`` -> ``["heuristic", "random", "random", "random"]``."""
+    out = []
+    for part in split_specs(text):
+        spec, star, count = part.rpartition("*")
+        if star and count.isdigit():
+            out += [spec] * int(count)
+        else:
+            out.append(part)
+    if not out:
+        raise ValueError("--agents lists no agent")
+    return out
+
+
 def search_options(spec: str, arg: str) -> dict[str, Any]:
     """``ISMCTSAgent`` options of an ``ismcts:`` spec's comma-separated items: a budget (``200``, ``500ms``, or
     both) and ``key=value`` settings (``prior=``, ``value=``, ``rollout=``, ``steps=``, ``select=``, ``c=``,
@@ -174,6 +175,8 @@ def _no_arg(spec: str, arg: str) -> None:
 
 
 __all__ = [
+    "CFR_TABLE",
+    "CHECKPOINTS",
     "HEURISTICS",
     "KINDS",
     "Agent",
@@ -183,6 +186,7 @@ __all__ = [
     "RandomAgent",
     "TabularAgent",
     "bind_all",
+    "expand_specs",
     "has_shipped",
     "load",
     "make",

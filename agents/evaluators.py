@@ -57,7 +57,7 @@ class Network:
         self.meta = meta
         self.name = name
         self.reward_mode: str = (meta.get("options") or {}).get("reward_mode", "win")
-        self._layers: dict[str, list[tuple[np.ndarray, np.ndarray, bool]]] | None = None  # numpy copies, made once
+        self._fast: Any = None  # the numpy forward pass, made on first use (``NumpyActorCritic``)
 
     def check(self, game: Any) -> None:
         """Refuse a game whose observation or action layout the network was not built for."""
@@ -71,7 +71,7 @@ class Network:
     def infer(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(logits (B, n_actions), values (B,))`` for observation rows ``(B, obs_size)``, one forward pass."""
         if len(observations) <= NUMPY_ROWS:
-            return self._infer_numpy(np.asarray(observations, dtype=np.float32))
+            return self.fast.forward(np.asarray(observations, dtype=np.float32))
         import torch
 
         threads = torch.get_num_threads()
@@ -80,67 +80,29 @@ class Network:
         torch.set_num_threads(1)
         try:
             with torch.no_grad():
-                rows = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
-                features = self.net.trunk(rows)
-                logits = self.net.action_head(self.net.policy_net(features))
-                values = self.net.value_head(self.net.value_net(features)).squeeze(-1)
+                logits, values = self.net(torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32)))
         finally:
             torch.set_num_threads(threads)
         return logits.numpy(), values.numpy()
 
-    def _infer_numpy(self, rows: np.ndarray, values: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
-        """``infer`` in numpy: a rollout asks for one row at a time, and a torch call costs more than its
-        arithmetic there.  The observations are mostly zeros (one-hot fields), so the first layer reads only the
-        columns in use (about 0.05 ms a row against torch's 0.1-0.2).  ``values=False``: the policy head only
-        (a rollout step needs no value)."""
-        if self._layers is None:
-            self._layers = {
-                name: _numpy_layers(getattr(self.net, name))
-                for name in ("trunk", "policy_net", "value_net", "action_head", "value_head")
-            }
-        layers = self._layers
-        features = rows
-        if layers["trunk"]:
-            weight, bias, tanh = layers["trunk"][0]
-            used = np.flatnonzero(rows.any(axis=0))
-            features = rows[:, used] @ weight[:, used].T + bias
-            features = _forward(layers["trunk"][1:], np.tanh(features) if tanh else features)
-        logits = _forward(layers["action_head"], _forward(layers["policy_net"], features))
-        if not values:
-            return logits, None
-        return logits, _forward(layers["value_head"], _forward(layers["value_net"], features))[:, 0]
+    @property
+    def fast(self) -> Any:
+        """The network's numpy forward pass (``bidbluff.agents.networks.NumpyActorCritic``): a rollout asks for
+        one row at a time, and a torch call costs more than its arithmetic there (about 0.05 ms a row against
+        torch's 0.1-0.2)."""
+        if self._fast is None:
+            from bidbluff.agents.networks import NumpyActorCritic
+
+            self._fast = NumpyActorCritic(self.net)
+        return self._fast
 
     def policy(self, observation: np.ndarray, legal: Sequence[int], actor: int) -> np.ndarray:
         """The policy head's probabilities over ``legal`` at ``observation``."""
-        logits, _ = self._infer_numpy(np.asarray(observation[None], dtype=np.float32), values=False)
+        logits = self.fast.logits(np.asarray(observation[None], dtype=np.float32))
         return legal_softmax(logits[0], legal)
 
 
-NUMPY_ROWS = 8  # up to this many rows a forward pass runs in numpy (``Network._infer_numpy``)
-
-
-def _numpy_layers(module: Any) -> list[tuple[np.ndarray, np.ndarray, bool]]:
-    """``(weight, bias, tanh after it)`` of every linear layer of an ``bidbluff.agents.networks.mlp`` (or of one
-    ``nn.Linear``), in float32."""
-    import torch.nn as nn
-
-    modules = list(module) if isinstance(module, nn.Sequential) else [module]
-    out = []
-    for i, part in enumerate(modules):
-        if isinstance(part, nn.Linear):
-            tanh = i + 1 < len(modules) and isinstance(modules[i + 1], nn.Tanh)
-            out.append((part.weight.detach().numpy().copy(), part.bias.detach().numpy().copy(), tanh))
-        elif not isinstance(part, nn.Tanh):
-            raise TypeError(f"a network layer {type(part).__name__} has no numpy forward pass")
-    return out
-
-
-def _forward(layers: list[tuple[np.ndarray, np.ndarray, bool]], rows: np.ndarray) -> np.ndarray:
-    for weight, bias, tanh in layers:
-        rows = rows @ weight.T + bias  # BLAS reads the (out, in) weight rows as stored, as torch does
-        if tanh:
-            rows = np.tanh(rows)
-    return rows
+NUMPY_ROWS = 8  # up to this many rows a forward pass runs in numpy (``Network.fast``)
 
 
 class HeuristicPrior:
@@ -183,8 +145,8 @@ def legal_softmax(logits: np.ndarray, legal: Sequence[int]) -> np.ndarray:
 def load_network(spec: str, env_name: str) -> Network:
     """``shipped`` (the env's ``checkpoints/<game>/selfplay.zip``) or a checkpoint path, checked against the env
     (``bidbluff.agents.policy.load_network``); loaded once per process and shared by every search that names it."""
-    from bidbluff.agents import shipped_path
     from bidbluff.agents.policy import load_network as load_checkpoint
+    from bidbluff.agents.shipped import shipped_path
 
     path = shipped_path(env_name) if spec == "shipped" else Path(spec)
     if spec == "shipped" and not path.is_file():

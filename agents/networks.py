@@ -3,9 +3,12 @@
 ``ActorCritic`` is a plain ``torch.nn.Module``: an optional shared trunk (one
 hidden layer the policy and value heads share: our observations are wide,
 1,000-3,500 inputs, and the first layer is most of a forward pass), then a
-policy MLP and a value MLP of the same widths, Tanh throughout.  One
+policy MLP and a value MLP of the same widths (``trunk=0``: a separate actor
+and critic), Tanh (or ReLU) throughout.  One
 ``get_action_and_value(obs, mask, action=None)`` serves acting and learning
-alike, as in CleanRL's ``ppo.py``.  Its layers are registered in the order
+alike, as in CleanRL's ``ppo.py``.  The forward pass is written once, as the
+stages ``POLICY`` and ``VALUE`` name; ``NumpyActorCritic`` runs the same stages
+on numpy copies of the module's weights (a search's one-row calls).  Its layers are registered in the order
 stable-baselines3's ``MaskableActorCriticPolicy`` registers them, so that
 policy's weights and Adam state map onto it one to one (``from_sb3``).
 
@@ -45,10 +48,15 @@ def layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
     return linear
 
 
-def mlp(n_in: int, widths: Sequence[int]) -> nn.Sequential:
+ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+def mlp(n_in: int, widths: Sequence[int], activation: str = "tanh") -> nn.Sequential:
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation {activation!r}: one of {', '.join(ACTIVATIONS)}")
     layers: list[nn.Module] = []
     for width in widths:
-        layers += [layer(n_in, width, math.sqrt(2)), nn.Tanh()]
+        layers += [layer(n_in, width, math.sqrt(2)), ACTIVATIONS[activation]()]
         n_in = width
     return nn.Sequential(*layers)
 
@@ -69,7 +77,18 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 class ActorCritic(nn.Module):
     """Trunk (``trunk`` wide, or none when 0), then policy and value MLPs (``net_arch``) and their heads."""
 
-    def __init__(self, obs_size: int, n_actions: int, trunk: int = 256, net_arch: Sequence[int] = (128,)) -> None:
+    TRUNK = "trunk"
+    POLICY = ("policy_net", "action_head")  # the stages after the trunk to the action logits ...
+    VALUE = ("value_net", "value_head")  # ... and to the value
+
+    def __init__(
+        self,
+        obs_size: int,
+        n_actions: int,
+        trunk: int = 256,
+        net_arch: Sequence[int] = (128,),
+        activation: str = "tanh",
+    ) -> None:
         super().__init__()
         self.sizes = {
             "obs_size": int(obs_size),
@@ -77,19 +96,41 @@ class ActorCritic(nn.Module):
             "trunk": int(trunk),
             "net_arch": [int(w) for w in net_arch],
         }
-        self.trunk = mlp(obs_size, [trunk]) if trunk else nn.Sequential()
+        if activation != "tanh":  # (the sidecars of tanh networks, every one before ReLU, stay as they were)
+            self.sizes["activation"] = activation
+        self.trunk = mlp(obs_size, [trunk], activation) if trunk else nn.Sequential()
         features = trunk or obs_size
-        self.policy_net = mlp(features, net_arch)
-        self.value_net = mlp(features, net_arch)
+        self.policy_net = mlp(features, net_arch, activation)
+        self.value_net = mlp(features, net_arch, activation)
         last = net_arch[-1] if net_arch else features
         self.action_head = layer(last, n_actions, 0.01)
         self.value_head = layer(last, 1, 1.0)
 
+    def _through(self, stages: Sequence[str], rows: torch.Tensor) -> torch.Tensor:
+        for stage in stages:
+            rows = getattr(self, stage)(rows)
+        return rows
+
+    def features(self, obs: torch.Tensor) -> torch.Tensor:
+        """The trunk's output (the observation itself without a trunk): what both heads read."""
+        return self.trunk(obs)
+
+    def policy_logits(self, features: torch.Tensor) -> torch.Tensor:
+        return self._through(self.POLICY, features)
+
+    def value_of(self, features: torch.Tensor) -> torch.Tensor:
+        return self._through(self.VALUE, features).squeeze(-1)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits, values)`` of observation rows, the trunk run once."""
+        features = self.features(obs)
+        return self.policy_logits(features), self.value_of(features)
+
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.action_head(self.policy_net(self.trunk(obs)))
+        return self.policy_logits(self.features(obs))
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.value_head(self.value_net(self.trunk(obs))).squeeze(-1)
+        return self.value_of(self.features(obs))
 
     def get_action_and_value(
         self,
@@ -100,15 +141,73 @@ class ActorCritic(nn.Module):
     ) -> ActionAndValue:
         """The masked policy at ``obs``: ``action`` (sampled when None, never an illegal one), its log-probability,
         the entropy, the value, and every action's log-probability."""
-        features = self.trunk(obs)
-        logits = masked_logits(self.action_head(self.policy_net(features)), mask)
-        log_probs = torch.log_softmax(logits, dim=-1)
+        logits, value = self(obs)
+        log_probs = torch.log_softmax(masked_logits(logits, mask), dim=-1)
         probs = log_probs.exp()
         if action is None:
             action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
         entropy = -(probs * log_probs).sum(-1)
-        value = self.value_head(self.value_net(features)).squeeze(-1)
         return ActionAndValue(action, log_probs.gather(1, action[:, None]).squeeze(1), entropy, value, log_probs)
+
+
+# -- the same forward pass in numpy ------------------------------------------------------
+Dense = tuple[np.ndarray, np.ndarray, Any]  # (weight (out, in), bias, the activation after it or None)
+NUMPY_ACTIVATIONS = {nn.Tanh: np.tanh, nn.ReLU: lambda rows: np.maximum(rows, 0.0)}
+
+
+def dense_layers(modules: Sequence[nn.Module]) -> list[Dense]:
+    """The linear layers of ``modules`` (``nn.Sequential`` or ``nn.Linear``, in order) as float32 numpy copies,
+    each with the activation that follows it."""
+    flat: list[nn.Module] = []
+    for module in modules:
+        flat += list(module) if isinstance(module, nn.Sequential) else [module]
+    out: list[Dense] = []
+    for i, part in enumerate(flat):
+        if isinstance(part, nn.Linear):
+            after = type(flat[i + 1]) if i + 1 < len(flat) else None
+            activation = NUMPY_ACTIVATIONS.get(after) if after is not None else None
+            out.append((part.weight.detach().numpy().copy(), part.bias.detach().numpy().copy(), activation))
+        elif type(part) not in NUMPY_ACTIVATIONS:
+            raise TypeError(f"a network layer {type(part).__name__} has no numpy forward pass")
+    return out
+
+
+def run_dense(layers: Sequence[Dense], rows: np.ndarray, sparse_first: bool = False) -> np.ndarray:
+    """``rows`` through ``layers``.  ``sparse_first``: the first layer reads only the columns in use (our
+    observations are mostly zeros, one-hot fields), which a few rows make much cheaper."""
+    for i, (weight, bias, activation) in enumerate(layers):
+        if i == 0 and sparse_first:
+            used = np.flatnonzero(rows.any(axis=0))
+            rows = rows[:, used] @ weight[:, used].T + bias
+        else:
+            rows = rows @ weight.T + bias  # BLAS reads the (out, in) weight rows as stored, as torch does
+        if activation is not None:
+            rows = activation(rows)
+    return rows
+
+
+class NumpyActorCritic:
+    """``net``'s forward pass in numpy, through the same stages, on copies of its weights taken now: a call on a
+    few rows costs less than torch's overhead.  Matches ``net`` to float32 rounding (tested)."""
+
+    def __init__(self, net: ActorCritic) -> None:
+        self.trunk = dense_layers([getattr(net, net.TRUNK)])
+        self.policy = dense_layers([getattr(net, stage) for stage in net.POLICY])
+        self.value = dense_layers([getattr(net, stage) for stage in net.VALUE])
+
+    def features(self, rows: np.ndarray) -> tuple[np.ndarray, bool]:
+        """The trunk's output, and whether the heads' first layers still read raw (sparse) observations."""
+        if not self.trunk:
+            return rows, True
+        return run_dense(self.trunk, rows, sparse_first=True), False
+
+    def logits(self, rows: np.ndarray) -> np.ndarray:
+        features, raw = self.features(rows)
+        return run_dense(self.policy, features, sparse_first=raw)
+
+    def forward(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        features, raw = self.features(rows)
+        return run_dense(self.policy, features, sparse_first=raw), run_dense(self.value, features, raw)[:, 0]
 
 
 # -- stable-baselines3's layout ----------------------------------------------------------

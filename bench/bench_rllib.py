@@ -64,7 +64,7 @@ def _usage(pids: list[int]) -> tuple[float, float]:
 
 def run_trainer(argv: list[str], out: Path) -> dict[str, Any]:
     """One ``bidbluff selfplay`` run, watched: wall time, peak memory, CPU time, and its progress log."""
-    cmd = [sys.executable, "-m", "bidbluff.training.cli", "selfplay", *argv, "--out", str(out), "--no-progress"]
+    cmd = [sys.executable, "-m", "bidbluff", "selfplay", *argv, "--out", str(out), "--no-progress"]
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = cpu = 0.0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bidbluff.training.cli import build_parser
+from bidbluff.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

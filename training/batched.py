@@ -51,7 +51,6 @@ continues it), ``final.zip|.json``, ``tb/`` (TensorBoard, when installed).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,25 +62,13 @@ from torch import nn
 
 from bidbluff import agents as agent_lib
 from bidbluff import envs
-from bidbluff.agents.base import bind_all, observation_for, seat_of
+from bidbluff.agents.base import bind_all, seat_of
 from bidbluff.agents.networks import ActorCritic
-from bidbluff.agents.policy import copy_checkpoint, load_network, save_checkpoint
+from bidbluff.agents.policy import load_network, save_checkpoint
 from bidbluff.training.league import League
 from bidbluff.training.progress import RunProgress
-from bidbluff.training.train import (
-    EVAL_COLUMNS,
-    CsvLog,
-    RunInterruptedError,
-    StopSignals,
-    check_time_limit,
-    checkpoint_meta,
-    evaluate,
-    latest_checkpoint,
-    tensorboard_available,
-    write_json,
-)
-
-LEARNER = "learner"
+from bidbluff.training.run import Run, tensorboard_available
+from bidbluff.training.tables import LEARNER, game_over, outcome, play_baselines, seat_table
 
 
 @dataclass
@@ -280,6 +267,7 @@ class Table:
     envs: dict[int, Any]
     env: Any = None
     seats: list[str] = field(default_factory=list)  # LEARNER or a league entry's name
+    players: list[Any] = field(default_factory=list)  # each seat's baseline agent (None: a network's seat)
     steps: int = 0
     segments: list[list[int]] = field(default_factory=list)  # rollout rows of each seat's decisions
 
@@ -295,18 +283,17 @@ class BatchedTrainer:
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size", "n_epochs", "checkpoint_every"):
             if getattr(config, name) < 1:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
-        check_time_limit(config.time_limit)
         self.config = config
         self.progress_bar = progress_bar
         game = envs.game(config.env, **config.env_options)
         self.sizes = table_sizes(config, game.default_players)
         self.num_players = max(self.sizes)  # the evaluations' table size
         self.out = Path(config.out or f"runs/{config.env}-batched")
+        self.core = Run(config, self.out, PROGRESS_COLUMNS, self.num_players, resume)
         torch.set_num_threads(config.torch_threads)
         self.league = League.of_specs(
             config.opponents, config.env, config.seed, pool_max=config.pool_max, pfsp_power=config.pfsp_power
         )
-        self.evaluation: list[dict[str, Any]] = []
         self.teacher = None
         if config.imitate:
             self.teacher = agent_lib.make(config.imitate, env_name=config.env, seed=config.seed + 7)
@@ -326,23 +313,14 @@ class BatchedTrainer:
         torch.manual_seed(config.seed)  # the network's first weights
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch)
         optimizer_state = None
-        self.steps = 0
-        if resume:
-            found = latest_checkpoint(self.out)
-            if found is None:
-                raise FileNotFoundError(f"--resume: {self.out}/checkpoints holds no intact checkpoint to resume from")
-            path, meta = found
+        if self.core.resumed is not None:
+            path, meta = self.core.resumed
             saved, _, optimizer_state = load_network(path, config.env)
             self.net.load_state_dict(saved.state_dict())
-            self.steps = int(meta["steps"])
-            self.evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= self.steps]
             self.league.restore(meta.get("league", {}), self._snapshot, up_to_step=self.steps)
-            print(f"resuming {self.out} from {path.name} at step {self.steps}")
-        else:
-            if config.init:
-                start_from(self.net, Path(config.init), config)
-            (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
-        write_json(self.out / "config.json", dataclasses.asdict(config))
+        elif config.init:
+            start_from(self.net, Path(config.init), config)
+        self.core.open()
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
         if optimizer_state is not None:
             self.optimizer.load_state_dict(optimizer_state)
@@ -355,10 +333,16 @@ class BatchedTrainer:
         self.timers = {"env": 0.0, "inference": 0.0, "teacher": 0.0, "update": 0.0}
         self.truncated = 0
         self.writer = None
-        resumed = self.steps if resume else None
-        self.progress = CsvLog(self.out / "progress.csv", PROGRESS_COLUMNS, up_to_step=resumed)
-        self.evals = CsvLog(self.out / "eval.csv", EVAL_COLUMNS, up_to_step=resumed)
-        self.stop: StopSignals | None = None  # while run() runs: set by SIGINT / SIGTERM
+        self.stop = self.core.stop  # set by SIGINT / SIGTERM while run() runs
+
+    @property
+    def steps(self) -> int:
+        """Learner decisions trained on (the run's step)."""
+        return self.core.steps
+
+    @steps.setter
+    def steps(self, value: int) -> None:
+        self.core.steps = value
 
     # -- games ------------------------------------------------------------------------------
     def _snapshot(self, path: Path, steps: int) -> ActorCritic:
@@ -368,14 +352,11 @@ class BatchedTrainer:
     def _start(self, table: Table) -> None:
         n = self.sizes[int(self.rng.integers(len(self.sizes)))] if len(self.sizes) > 1 else self.sizes[0]
         table.env = table.envs[n]
-        seats = [
-            self.league.draw(self.rng) if self.rng.random() < self.config.pool_fraction else LEARNER for _ in range(n)
-        ]
-        if LEARNER not in seats:
-            seats[int(self.rng.integers(n))] = LEARNER
+        seats = seat_table(self.rng, n, self.config.pool_fraction, lambda: self.league.draw(self.rng))
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
+        table.players = [self.league.baselines.get(s) for s in seats]
         table.env.reset(seed=int(self.rng.integers(2**31 - 1)))
-        bind_all([self.league.baselines[s] for s in seats if s in self.league.baselines], table.env)
+        bind_all([p for p in table.players if p is not None], table.env)
 
     def _finish(self, table: Table, truncated: bool) -> None:
         env = table.env
@@ -383,35 +364,23 @@ class BatchedTrainer:
         for seat, rows in enumerate(table.segments):
             if rows:
                 self._close_segment(rows, rewards[seat], terminal=True, bootstrap=0.0)
-        scores = list(env.game_state.scores())
-        learners = [s for s, who in enumerate(table.seats) if who == LEARNER]
-        best = max(scores[s] for s in learners)
-        for seat, who in enumerate(table.seats):
-            if who != LEARNER:
-                self.league.record(who, 1.0 if best > scores[seat] else 0.5 if best == scores[seat] else 0.0)
+        result = outcome(list(env.game_state.scores()), table.seats)
+        for who, score in result.against:
+            self.league.record(who, score)
         self.episodes += 1
         self.truncated += truncated
-        self.recent.append(
-            {"length": table.steps, "learner_won": float(best == max(scores)), "learner_seats": len(learners)}
-        )
+        learners = table.seats.count(LEARNER)
+        self.recent.append({"length": table.steps, "learner_won": result.learner_won, "learner_seats": learners})
         self._start(table)
 
     def _advance(self, table: Table) -> str:
         """Play baseline seats and finish games until a network must act; returns who (LEARNER or a snapshot)."""
-        env = table.env
         while True:
-            agent = env.agent_selection
-            if env.terminations[agent] or table.steps >= self.config.max_game_steps:
-                self._finish(table, truncated=not env.terminations[agent])
+            table.steps = play_baselines(table.env, table.players, table.steps, self.config.max_game_steps)
+            if game_over(table.env) or table.steps >= self.config.max_game_steps:
+                self._finish(table, truncated=not game_over(table.env))
                 continue
-            who = table.seats[seat_of(agent)]
-            if who not in self.league.baselines:
-                return who
-            player = self.league.baselines[who]
-            if getattr(player, "needs_env", False):
-                player.bind(env)
-            env.step(player.act(observation_for(player, env, agent), agent))
-            table.steps += 1
+            return table.seats[seat_of(table.env.agent_selection)]
 
     def _close_segment(self, rows: list[int], reward: float, terminal: bool, bootstrap: float) -> None:
         r = self.rollout
@@ -570,50 +539,32 @@ class BatchedTrainer:
     # -- checkpoints --------------------------------------------------------------------------
     def save(self) -> Path:
         """Evaluate (greedy, against each ``--opponents``), save the checkpoint, add it to the pool."""
-        c = self.config
-        if c.eval_games > 0 and c.opponents:
-            for row in evaluate(self.net, self.steps, c, c.eval_games, c.seed + 10_000 + self.steps, self.num_players):
-                self.evaluation.append(row)
-                self.evals.write(row)
-                if self.writer is not None:
-                    self.writer.add_scalar(f"eval/win_share_vs_{row['opponent']}", row["win_share"], self.steps)
-        path = self.out / "checkpoints" / f"step_{self.steps}.zip"
+        for row in self.core.evaluate(self.net):
+            if self.writer is not None:
+                self.writer.add_scalar(f"eval/win_share_vs_{row['opponent']}", row["win_share"], self.steps)
+        path = self.core.checkpoint_path()
         self.league.add_snapshot(path, self.steps, frozen(self.net))
-        meta = checkpoint_meta(c, self.steps, self.evaluation, self.num_players)  # type: ignore[arg-type]
+        meta = self.core.meta("PPO (bidbluff batched self-play)")
         meta.update(
-            {
-                "algorithm": "PPO (bidbluff batched self-play)",
-                "trainer": "batched",
-                "policy": "ActorCritic",
-                "table_sizes": self.sizes,
-                "league": self.league.to_dict(),
-            }
+            {"trainer": "batched", "policy": "ActorCritic", "table_sizes": self.sizes, "league": self.league.to_dict()}
         )
         return save_checkpoint(path, self.net, meta, self.optimizer.state_dict())
 
     def run(self) -> Path:
         """Train to ``total_steps`` (or the time limit); SIGINT or SIGTERM end the run after the current step or
         minibatch with a checkpoint and ``final.zip``, then raise ``RunInterruptedError``."""
-        c = self.config
         if tensorboard_available():
             from torch.utils.tensorboard import SummaryWriter
 
             self.writer = SummaryWriter(str(self.out / "tb"))
-        started = time.perf_counter()
-        start_steps = self.steps
-        next_checkpoint = (self.steps // c.checkpoint_every + 1) * c.checkpoint_every
+        core = self.core
+        core.start_clock()
         for table in self.tables:
             self._start(table)
         last_saved = None
-        with (
-            StopSignals() as self.stop,
-            RunProgress(c.total_steps, self.steps, c.time_limit, self.progress_bar, c.env) as bar,
-        ):
-            while (
-                self.steps < c.total_steps
-                and not self.stop
-                and not (c.time_limit and time.perf_counter() - started >= c.time_limit)
-            ):
+        c = self.config
+        with core.stop, RunProgress(c.total_steps, self.steps, c.time_limit, self.progress_bar, c.env) as bar:
+            while core.running():
                 self.collect()
                 if self.stop:
                     break
@@ -621,29 +572,21 @@ class BatchedTrainer:
                 stats = self.update()
                 self.timers["update"] += time.perf_counter() - t0
                 self.steps += self.rollout.count
-                self._log(stats, started, start_steps)
+                self._log(stats)
                 bar.update(self.steps)
-                if self.steps >= next_checkpoint:
+                if core.checkpoint_due():
                     last_saved = self.save()
-                    while next_checkpoint <= self.steps:
-                        next_checkpoint += c.checkpoint_every
-            if last_saved is None or int(last_saved.stem.split("_")[1]) != self.steps:
+            if not core.saved_now(last_saved):
                 last_saved = self.save()
-            copy_checkpoint(last_saved, self.out / "final")
             if self.writer is not None:
                 self.writer.close()
-        if self.stop:
-            raise RunInterruptedError(self.stop.received, self.steps, self.out / "final.zip")
-        return self.out / "final.zip"
+            return core.finish(last_saved)
 
-    def _log(self, stats: dict[str, float], started: float, start_steps: int) -> None:
-        seconds = time.perf_counter() - started
+    def _log(self, stats: dict[str, float]) -> None:
         spent = sum(self.timers.values()) or 1.0
         games = self.recent
         row = {
-            "step": self.steps,
-            "seconds": round(self.progress.seconds + seconds, 1),
-            "steps_per_s": (self.steps - start_steps) / max(seconds, 1e-9),
+            **self.core.row(),
             "episodes": self.episodes,
             "truncated": self.truncated,
             "ep_length_mean": float(np.mean([g["length"] for g in games])) if games else "",
@@ -654,7 +597,7 @@ class BatchedTrainer:
             "teacher_share": self.timers["teacher"] / spent,
             **stats,
         }
-        self.progress.write(row)
+        self.core.progress.write(row)
         if self.writer is not None:
             for key, value in row.items():
                 if key != "step" and isinstance(value, float | int):

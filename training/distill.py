@@ -53,7 +53,7 @@ from bidbluff.agents.base import bind_all, seat_of
 from bidbluff.agents.networks import masked_logits
 from bidbluff.agents.policy import PolicyAgent, load_network, save_checkpoint, write_atomic
 from bidbluff.envs.core.rewards import final_rewards
-from bidbluff.training.train import RunInterruptedError, StopSignals
+from bidbluff.training.run import RunInterruptedError, StopSignals
 
 SELF = "init"  # the teacher spec that means the starting network, frozen
 

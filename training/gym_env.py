@@ -23,8 +23,9 @@ import numpy as np
 from gymnasium import spaces
 
 from bidbluff import envs
-from bidbluff.agents.base import bind_all, observation_for
+from bidbluff.agents.base import bind_all
 from bidbluff.training.league import League
+from bidbluff.training.tables import LEARNER, outcome, play_baselines
 
 MAX_EMPTY_GAMES = 1000  # games in a row in which the learner never had to decide: a configuration error
 MAX_EPISODE_STEPS = 5_000  # learner decisions; past this the episode is truncated (a policy looping)
@@ -111,9 +112,11 @@ class SingleAgentView(gym.Env):
         self._truncated = truncated
         info: dict[str, Any] = {"learner_seat": self._learner_index()}
         if done:
-            scores = self.aec.game_state.scores()
-            info["scores"] = list(scores)
-            info["won"] = float(scores[self._learner_index()] == max(scores))
+            scores = list(self.aec.game_state.scores())
+            seats = ["opponent"] * self.num_players
+            seats[self._learner_index()] = LEARNER
+            info["scores"] = scores
+            info["won"] = outcome(scores, seats).learner_won
         if done or truncated:
             self.league.record_game([a for a in self.seated if a is not None], info.get("won", 0.5))
         return self._observe(), reward, done, truncated, info
@@ -153,17 +156,14 @@ class SingleAgentView(gym.Env):
         self._pending_reward += float(self.aec.rewards[self.learner])
 
     def _play_opponents(self) -> None:
-        aec = self.aec
-        while not self._over() and aec.agent_selection != self.learner:
-            if self._opponent_steps >= self.max_episode_steps * self.num_players:
-                self._truncated = True  # the opponents are looping among themselves
-                return
-            self._opponent_steps += 1
-            name = aec.agent_selection
-            agent = self.seated[aec.possible_agents.index(name)]
-            if getattr(agent, "needs_env", False):
-                agent.bind(aec)  # a league shared by several views (the league) may have bound it elsewhere
-            self._step(agent.act(observation_for(agent, aec, name), name))
+        aec, cap = self.aec, self.max_episode_steps * self.num_players
+        before = self._opponent_steps
+        self._opponent_steps = play_baselines(aec, self.seated, before, cap)
+        if self._over():
+            if self._opponent_steps > before:  # an opponent's move ended the game: the learner's reward is in it
+                self._pending_reward += float(aec.rewards[self.learner])
+        elif aec.agent_selection != self.learner:
+            self._truncated = True  # the opponents are looping among themselves
 
     def _observe(self) -> np.ndarray:
         return self.aec.observe(self.learner)["observation"]

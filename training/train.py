@@ -29,14 +29,7 @@ format; ``bidbluff.agents.load`` plays them, ``bidbluff.training.convert`` rewri
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import datetime as dt
-import json
-import platform
-import signal
-import threading
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,16 +40,11 @@ import numpy as np
 from bidbluff import envs
 from bidbluff.agents.networks import sb3_custom_objects
 from bidbluff.agents.policy import (
-    CheckpointError,
-    PolicyAgent,
     checkpoint_paths,
-    copy_checkpoint,
-    env_signature,
-    read_sidecar,
-    write_atomic,
     write_checkpoint,
 )
 from bidbluff.training.progress import RunProgress
+from bidbluff.training.run import Run, run_meta, tensorboard_available
 
 
 @dataclass
@@ -155,40 +143,23 @@ def new_model(config: TrainConfig, vec_env: Any, tensorboard: str | None) -> Any
     )
 
 
-def tensorboard_available() -> bool:
-    try:
-        from torch.utils.tensorboard import SummaryWriter  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def checkpoint_meta(
     config: TrainConfig, steps: int, evaluation: list[dict[str, Any]], num_players: int
 ) -> dict[str, Any]:
-    """The sidecar of a checkpoint (``bidbluff.agents.policy`` adds the format and the zip's hash)."""
+    """The sidecar of a MaskablePPO checkpoint (``bidbluff.agents.policy`` adds the format and the zip's hash)."""
     import sb3_contrib
     import stable_baselines3
-    import torch
 
-    return {
-        **env_signature(config.env, config.env_options),
-        "env_options": dict(config.env_options),
-        "num_players": num_players,
-        "algorithm": "MaskablePPO",
-        "policy": "MlpPolicy",
-        "steps": int(steps),
-        "opponents": list(config.opponents),
-        "options": config_to_json(config),
-        "evaluation": evaluation,
-        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "versions": {
-            "python": platform.python_version(),
-            "torch": torch.__version__,
-            "stable_baselines3": stable_baselines3.__version__,
-            "sb3_contrib": sb3_contrib.__version__,
-        },
-    }
+    meta = run_meta(
+        config,
+        steps,
+        evaluation,
+        num_players,
+        "MaskablePPO",
+        stable_baselines3=stable_baselines3.__version__,
+        sb3_contrib=sb3_contrib.__version__,
+    )
+    return {**meta, "policy": "MlpPolicy"}
 
 
 class LiveActor:
@@ -202,204 +173,43 @@ class LiveActor:
         return p.action_net(p.mlp_extractor.forward_actor(p.extract_features(obs, p.pi_features_extractor)))
 
 
-def evaluate(
-    network: Any, steps: int, config: TrainConfig, games: int, seed: int, num_players: int
-) -> list[dict[str, Any]]:
-    """Win share of the greedy policy of ``network`` (``logits(obs)``) against each training opponent (the other
-    seats all that opponent), seats rotated over duplicate deals; one row per opponent."""
-    from bidbluff.arena.tournament import run_tournament
-
-    learner = PolicyAgent(network, {"env": config.env, "steps": steps}, deterministic=True, name="learner")
-    rows = []
-    for spec in dict.fromkeys(config.opponents):
-        lineup = [learner] + [spec] * (num_players - 1)
-        result = run_tournament(config.env, lineup, games, num_players, seed=seed, env_options=config.env_options)
-        row = result.rows()[0]
-        rows.append(
-            {
-                "step": int(steps),
-                "opponent": spec,
-                "games": row["games"],
-                "win_share": row["win_share"],
-                "ci_low": row["ci_low"],
-                "ci_high": row["ci_high"],
-                "mean_reward": row["mean_reward"],
-                "mean_score": row["mean_score"],
-                "baseline": 1 / num_players,
-            }
-        )
-    return rows
-
-
-def latest_checkpoint(out: Path) -> tuple[Path, dict[str, Any]] | None:
-    """The newest intact checkpoint of a run (corrupt or truncated ones are skipped, with a warning)."""
-    found = []
-    for sidecar in (out / "checkpoints").glob("step_*.json"):
-        try:
-            meta = read_sidecar(sidecar)
-        except CheckpointError as bad:
-            print(f"warning: skipping {sidecar}: {bad}")
-            continue
-        found.append((int(meta["steps"]), checkpoint_paths(sidecar)[0], meta))
-    if not found:
-        return None
-    _, path, meta = max(found, key=lambda item: item[0])
-    return path, meta
-
-
-class CsvLog:
-    """Append-only CSV with a fixed header (so a resumed run keeps writing the same file).
-
-    ``up_to_step``: a resumed run's log is cut back to the rows of steps up to its checkpoint's (what was
-    logged after it is trained again), and written again under ``columns``.  ``seconds`` is then the
-    ``seconds`` of the last row kept, so that a resumed run's time column carries on.
-    """
-
-    def __init__(self, path: Path, columns: list[str], up_to_step: int | None = None) -> None:
-        self.path, self.columns = path, columns
-        self.seconds = 0.0
-        rows: list[dict[str, str]] = []
-        cut = up_to_step is not None and path.exists()
-        if cut:
-            with path.open(newline="") as f:
-                rows = [
-                    row
-                    for row in csv.DictReader(f)  # (a line cut short by a crash lacks fields: dropped)
-                    if None not in row.values() and _int(row.get("step")) <= up_to_step
-                ]
-            self.seconds = max((_float(row.get("seconds")) for row in rows), default=0.0)
-        if cut or not path.exists() or path.stat().st_size == 0:
-
-            def write(tmp: Path) -> None:
-                with tmp.open("w", newline="") as f:
-                    writer = csv.writer(f)
-                    writer.writerow(columns)
-                    writer.writerows([row.get(c, "") for c in columns] for row in rows)
-
-            write_atomic(path, write)
-
-    def write(self, row: dict[str, Any]) -> None:
-        with self.path.open("a", newline="") as f:
-            csv.writer(f).writerow([_fmt(row.get(c, "")) for c in self.columns])
-
-
-def _fmt(value: Any) -> Any:
-    return f"{value:.6g}" if isinstance(value, float) else value
-
-
-def _int(text: str | None) -> int:
-    try:
-        return int(text or "")
-    except ValueError:
-        return 1 << 62  # a row without a readable step is dropped
-
-
-def _float(text: str | None) -> float:
-    try:
-        return float(text or 0)
-    except ValueError:
-        return 0.0
-
-
-def write_json(path: Path, data: Any) -> None:
-    write_atomic(path, lambda tmp: tmp.write_text(json.dumps(data, indent=2) + "\n"))
-
-
-# -- stopping ---------------------------------------------------------------------------
-class RunInterruptedError(Exception):
-    """A run stopped by SIGINT or SIGTERM after saving a checkpoint and ``final.zip``."""
-
-    def __init__(self, signal_name: str, steps: int, final: Path) -> None:
-        super().__init__(f"{signal_name}: stopped at step {steps}; saved {final}")
-        self.signal_name, self.steps, self.final = signal_name, steps, final
-
-
-class StopSignals:
-    """While a run is in it: SIGINT (Ctrl-C) or SIGTERM asks the run to stop at its next safe point (then it saves
-    and raises ``RunInterruptedError``); a second signal stops it at once (``KeyboardInterrupt``)."""
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.received: str | None = None
-        self._before: dict[int, Any] = {}
-
-    def __bool__(self) -> bool:
-        return self.received is not None
-
-    def __enter__(self) -> StopSignals:
-        if threading.current_thread() is threading.main_thread():  # signals reach the main thread only
-            self._before = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for s, handler in self._before.items():
-            signal.signal(s, handler)
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.received is not None:
-            raise KeyboardInterrupt
-        self.received = signal.Signals(signum).name
-
-
 PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "ep_reward_mean", "ep_win_rate", "ep_length_mean",
     "policy_loss", "value_loss", "entropy_loss", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
 ]  # fmt: skip
-EVAL_COLUMNS = ["step", "opponent", "games", "win_share", "ci_low", "ci_high", "mean_reward", "mean_score", "baseline"]
 
 
-def make_callback(
-    config: TrainConfig,
-    out: Path,
-    num_players: int,
-    evaluation: list[dict[str, Any]],
-    start_step: int,
-    stop: StopSignals,
-    on_save: Any = None,
-    bar: Any = None,
-) -> Any:
+def make_callback(config: TrainConfig, core: Run, on_save: Any = None, bar: Any = None) -> Any:
     """Logs a CSV row per rollout (and moves ``bar``, a ``RunProgress``); checkpoints (with an evaluation)
     every ``checkpoint_every`` steps; ``on_save(path, steps)`` after each checkpoint (the self-play league
-    adds it to its pool); ends the run at the time limit or when ``stop`` has a signal."""
+    adds it to its pool); ends the run at the time limit or when a stop signal came."""
     from stable_baselines3.common.callbacks import BaseCallback
-
-    resumed = start_step if start_step > 0 else None
-    progress = CsvLog(out / "progress.csv", PROGRESS_COLUMNS, up_to_step=resumed)
-    evals = CsvLog(out / "eval.csv", EVAL_COLUMNS, up_to_step=resumed)
 
     class RunCallback(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
-            self.next_checkpoint = (start_step // config.checkpoint_every + 1) * config.checkpoint_every
             self.wins: deque[float] = deque(maxlen=100)
             self.episodes = 0
-            self.started = time.perf_counter()
-            self.steps_at_start = start_step
-            self.last_saved = start_step
 
         def _on_step(self) -> bool:
             for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
                 if done:
                     self.episodes += 1
                     self.wins.append(info.get("won", 0.0))
-            return not (stop or (config.time_limit and time.perf_counter() - self.started >= config.time_limit))
+            return not (core.stop or core.out_of_time())
 
         def _on_rollout_start(self) -> None:
             # Here the weights, optimizer and step count agree: the last rollout has been trained on.
-            if self.num_timesteps >= self.next_checkpoint:
+            core.steps = self.num_timesteps
+            if core.checkpoint_due():
                 self.save()
-                while self.next_checkpoint <= self.num_timesteps:
-                    self.next_checkpoint += config.checkpoint_every
 
         def _on_rollout_end(self) -> None:
             values = self.model.logger.name_to_value
             buffer = self.model.ep_info_buffer
-            seconds = time.perf_counter() - self.started
+            core.steps = self.num_timesteps
             row = {
-                "step": self.num_timesteps,
-                "seconds": round(progress.seconds + seconds, 1),
-                "steps_per_s": (self.num_timesteps - self.steps_at_start) / max(seconds, 1e-9),
+                **core.row(),
                 "episodes": self.episodes,
                 "ep_reward_mean": float(np.mean([e["r"] for e in buffer])) if buffer else "",
                 "ep_win_rate": float(np.mean(self.wins)) if self.wins else "",
@@ -409,47 +219,29 @@ def make_callback(
                 name = f"train/{key}" if key != "policy_loss" else "train/policy_gradient_loss"
                 if name in values:
                     row[key] = float(values[name])
-            progress.write(row)
+            core.progress.write(row)
             if bar is not None:
                 bar.update(self.num_timesteps)
             if self.wins:
                 self.logger.record("rollout/win_rate", row["ep_win_rate"])
 
         def save(self) -> Path:
-            steps = self.num_timesteps
-            if config.eval_games > 0:
-                for result in evaluate(
-                    LiveActor(self.model.policy),
-                    steps,
-                    config,
-                    config.eval_games,
-                    config.seed + 10_000 + steps,
-                    num_players,
-                ):
-                    evaluation.append(result)
-                    evals.write(result)
-                    self.logger.record(f"eval/win_share_vs_{result['opponent']}", result["win_share"])
+            core.steps = self.num_timesteps
+            for result in core.evaluate(LiveActor(self.model.policy)):
+                self.logger.record(f"eval/win_share_vs_{result['opponent']}", result["win_share"])
             path = write_checkpoint(
-                out / "checkpoints" / f"step_{steps}.zip",
+                core.checkpoint_path(),
                 self.model.save,
-                checkpoint_meta(config, steps, evaluation, num_players),
+                checkpoint_meta(config, core.steps, core.evaluation, core.num_players),
             )
-            self.last_saved = steps
             if on_save is not None:
-                on_save(path, steps)
+                on_save(path, core.steps)
             return path
 
     return RunCallback()
 
 
 # -- the run -------------------------------------------------------------------------
-def check_time_limit(time_limit: float | None) -> None:
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(
-            f"--time-limit must be a positive number of seconds, not {time_limit:g} (leave it out for no limit)"
-        )
-
-
 def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, selfplay: Any = None) -> Path:
     """Train (or resume) a run; returns the final checkpoint's zip path.
 
@@ -467,27 +259,22 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
     num_players = config.players or envs.game(config.env, **config.env_options).default_players
     if config.checkpoint_every < 1 or config.total_steps < 1:
         raise ValueError("total_steps and checkpoint_every must be positive")
-    check_time_limit(config.time_limit)
+    core = Run(config, out, PROGRESS_COLUMNS, num_players, resume)
 
-    evaluation: list[dict[str, Any]] = []
     tensorboard = str(out / "tb") if tensorboard_available() else None
     vec_env = make_vec_env(config, league=selfplay.league if selfplay is not None else None)
-    if resume:
-        found = latest_checkpoint(out)
-        if found is None:
-            raise FileNotFoundError(f"--resume: {out}/checkpoints holds no intact checkpoint to resume from")
-        path, meta = found
+    if core.resumed is not None:
+        path = core.resumed[0]
         model = MaskablePPO.load(
             path, env=vec_env, device="cpu", tensorboard_log=tensorboard, custom_objects=sb3_custom_objects(path)
         )
-        evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= model.num_timesteps]
-        print(f"resuming {out} from {path.name} at step {model.num_timesteps}")
+        core.steps = int(model.num_timesteps)
+        core.evaluation = [row for row in core.evaluation if row["step"] <= core.steps]
     else:
         model = new_model(config, vec_env, tensorboard)
-        (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    write_json(out / "config.json", config_to_json(config))
+    core.open()
 
-    start = int(model.num_timesteps)
+    start = core.steps
     on_save = None
     if selfplay is not None:
         if resume:
@@ -497,8 +284,9 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
     remaining = config.total_steps - start
     rollout = config.n_steps * config.num_envs
     planned = start + -(-max(remaining, 0) // rollout) * rollout  # learn() stops on whole rollouts
-    with StopSignals() as stop, RunProgress(planned, start, config.time_limit, progress_bar, config.env) as bar:
-        callback = make_callback(config, out, num_players, evaluation, start, stop, on_save, bar)
+    core.start_clock()
+    with core.stop, RunProgress(planned, start, config.time_limit, progress_bar, config.env) as bar:
+        callback = make_callback(config, core, on_save, bar)
         if remaining > 0:
             model.learn(
                 total_timesteps=remaining,
@@ -508,11 +296,9 @@ def train(config: TrainConfig, resume: bool = False, progress_bar: bool = True, 
                 tb_log_name="ppo",
             )
         callback.model = model
-        final = out / "checkpoints" / f"step_{model.num_timesteps}.zip"
+        core.steps = int(model.num_timesteps)
+        final = core.checkpoint_path()
         if not checkpoint_paths(final)[1].exists():
             final = callback.save()
-        copy_checkpoint(final, out / "final")
-    vec_env.close()
-    if stop:
-        raise RunInterruptedError(stop.received, int(model.num_timesteps), out / "final.zip")
-    return out / "final.zip"
+        vec_env.close()
+        return core.finish(final)

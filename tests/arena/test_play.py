@@ -11,8 +11,8 @@ import pytest
 from bidbluff import envs
 from bidbluff.arena import records
 from bidbluff.arena.play import new_entries, parse_option, play, show_replay
+from bidbluff.cli import main
 from bidbluff.envs.lying_pirates.betting import faces_shown
-from bidbluff.training.cli import main
 
 # small, fast configurations of every registered env
 CONFIGS = {

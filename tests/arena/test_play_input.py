@@ -147,7 +147,7 @@ def test_ctrl_c_leaves_with_one_line() -> None:
 
 
 def test_ctrl_c_in_a_tournament_is_one_line(monkeypatch, capsys) -> None:
-    from bidbluff.training import cli
+    from bidbluff import cli
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

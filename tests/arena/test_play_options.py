@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bidbluff import cli
 from bidbluff.arena import records
-from bidbluff.training import cli
 from tests.arena.test_play import Script
 
 

@@ -12,7 +12,7 @@ import pytest
 from bidbluff import envs
 from bidbluff.arena import records
 from bidbluff.arena.play import show_replay
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 
 def random_record(env_name: str, seed: int, num_players: int = 2, **options) -> dict:

@@ -39,7 +39,7 @@ def test_play_seats_the_shipped_checkpoint_by_default():
 def test_shipped_needs_its_env_and_says_which_is_missing(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="needs the env"):
         agents.make("shipped")
-    monkeypatch.setattr(agents, "CHECKPOINTS", tmp_path)
+    monkeypatch.setattr("bidbluff.agents.shipped.CHECKPOINTS", tmp_path)
     with pytest.raises(ValueError, match="no shipped checkpoint"):
         agents.make("shipped", env_name="libertalia_v0")
 

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from bidbluff.agents import expand_specs
 from bidbluff.arena.tournament import Ratings, lineup, ranks_from_scores, run_tournament, wilson_interval
-from bidbluff.training.cli import expand_specs, main
+from bidbluff.cli import main
 
 
 def test_wilson_interval_known_values():

@@ -14,8 +14,8 @@ import torch
 from bidbluff import agents, envs
 from bidbluff.agents.networks import ActorCritic, masked_logits
 from bidbluff.agents.policy import CheckpointError, read_sidecar
+from bidbluff.cli import main
 from bidbluff.training.batched import BatchedConfig, BatchedTrainer, ppo_loss, segment_gae
-from bidbluff.training.cli import main
 
 
 # -- advantages ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ from bidbluff import envs
 from bidbluff.agents.networks import ActorCritic
 from bidbluff.agents.policy import PolicyAgent, env_signature, load_network, read_sidecar, save_checkpoint
 from bidbluff.training.distill import DistillConfig, distill, main, parse_teachers
-from bidbluff.training.train import RunInterruptedError
+from bidbluff.training.run import RunInterruptedError
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import torch
 
 from bidbluff import agents
 from bidbluff.agents.policy import read_sidecar
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 BATCHED = ["selfplay", "liars_dice_v0", "--num-games", "4", "--rollout-steps", "64", "--minibatch-size", "32",
@@ -49,7 +49,7 @@ SELFPLAY_SB3 = [
 )
 def test_a_signal_saves_a_checkpoint_and_final_then_exits_130(args, sig, tmp_path):
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "bidbluff.training.cli", *args, "--total-steps", "100000000", "--out", str(out)]
+    command = [sys.executable, "-m", "bidbluff", *args, "--total-steps", "100000000", "--out", str(out)]
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not (out / "progress.csv").exists() or len((out / "progress.csv").read_text().splitlines()) < 2:
@@ -134,7 +134,7 @@ def test_after_a_resume_progress_has_each_step_once_in_order_and_time_carries_on
 
 
 def test_a_log_is_cut_back_to_the_checkpoint_and_a_line_cut_short_is_dropped(tmp_path):
-    from bidbluff.training.train import CsvLog
+    from bidbluff.training.run import CsvLog
 
     path = tmp_path / "progress.csv"
     path.write_text("step,seconds,loss\n10,1.5,0.3\n20,3.0,0.2\n30,4.5,0.1\n4")

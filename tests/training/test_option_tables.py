@@ -10,7 +10,7 @@ import pytest
 
 from bidbluff import agents, envs
 from bidbluff.agents.policy import read_sidecar
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 ENV = "lying_pirates_v0"
 

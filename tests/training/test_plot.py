@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 pytest.importorskip("matplotlib")
 

@@ -9,8 +9,8 @@ import re
 import pytest
 from rich.console import Console
 
+from bidbluff.cli import main
 from bidbluff.training.batched import BatchedConfig
-from bidbluff.training.cli import main
 from bidbluff.training.progress import RunProgress, config_table, fraction, remaining, stop_reason
 
 TINY = ["--num-games", "6", "--rollout-steps", "96", "--minibatch-size", "64", "--n-epochs", "1", "--trunk", "32",

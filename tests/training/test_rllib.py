@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 
 def test_options_of_another_trainer_are_refused(tmp_path, capsys):

@@ -25,7 +25,7 @@ from bidbluff.agents.policy import env_signature, read_sidecar, save_checkpoint 
 from bidbluff.arena.play import play as play_at_terminal  # noqa: E402
 from bidbluff.arena.tournament import run_tournament  # noqa: E402
 from bidbluff.arena.web.tables import Table  # noqa: E402
-from bidbluff.training.cli import main  # noqa: E402
+from bidbluff.cli import main  # noqa: E402
 from bidbluff.training.rllib import RllibConfig  # noqa: E402
 from bidbluff.training.rllib.env import LEARNER, TableEnv, module_of, pool_slot  # noqa: E402
 from bidbluff.training.rllib.module import MaskedActorCritic, module_state, network_of  # noqa: E402

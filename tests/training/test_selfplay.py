@@ -8,7 +8,7 @@ import pytest
 
 from bidbluff import agents
 from bidbluff.agents.policy import read_sidecar
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 
 def test_selfplay_runs_and_resumes(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from bidbluff import agents, envs
 from bidbluff.agents.policy import read_sidecar
-from bidbluff.training.cli import main
+from bidbluff.cli import main
 
 TINY = ["--num-envs", "2", "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "32",
         "--checkpoint-every", "64", "--eval-games", "2", "--no-progress"]  # fmt: skip

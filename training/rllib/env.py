@@ -20,10 +20,10 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from bidbluff import agents as agent_lib
 from bidbluff import envs
-from bidbluff.agents.base import bind_all, observation_for, seat_of
+from bidbluff.agents.base import bind_all, seat_of
 from bidbluff.training.league import baseline_name
+from bidbluff.training.tables import LEARNER, game_over, outcome, play_baselines, seat_table
 
-LEARNER = "learner"
 _instances = itertools.count()  # tells apart the envs of one process (their deals' seeds)
 
 
@@ -106,18 +106,12 @@ class TableEnv(MultiAgentEnv):
             self.rng = np.random.default_rng(seed)
         n = self.sizes[int(self.rng.integers(len(self.sizes)))]
         self.env = self.tables[n]
-        draw = self.pool_fraction > 0 and len(self.draw_names) > 0
-        seats = [
-            self.draw_names[int(self.rng.choice(len(self.draw_names), p=self.draw_p))]
-            if draw and self.rng.random() < self.pool_fraction
-            else LEARNER
-            for _ in range(n)
-        ]
-        if LEARNER not in seats:
-            seats[int(self.rng.integers(n))] = LEARNER
+        draw = self._draw if self.pool_fraction > 0 and self.draw_names else None
+        seats = seat_table(self.rng, n, self.pool_fraction, draw)
         self.seats, self.steps, self.learner_decisions = seats, 0, 0
+        self.players = [self.baselines.get(s) for s in seats]
         self.env.reset(seed=int(self.rng.integers(2**31 - 1)))
-        bind_all([self.baselines[s] for s in seats if s in self.baselines], self.env)
+        bind_all([p for p in self.players if p is not None], self.env)
         self.agents = [self._agent(a) for a in self.env.possible_agents if seats[seat_of(a)] not in self.baselines]
         self.seen: set[str] = set()  # network seats that were asked to act (only they get a last observation)
         obs, _, _, _, infos = self._advance()
@@ -130,6 +124,9 @@ class TableEnv(MultiAgentEnv):
         return self._advance()
 
     # -- inside ---------------------------------------------------------------------------------
+    def _draw(self) -> str:
+        return self.draw_names[int(self.rng.choice(len(self.draw_names), p=self.draw_p))]
+
     def _agent(self, seat_agent: str) -> str:
         who = self.seats[seat_of(seat_agent)]
         return agent_id(seat_agent, LEARNER if who == LEARNER else self.draw_modules[who])
@@ -138,38 +135,24 @@ class TableEnv(MultiAgentEnv):
         """Baselines play until a network seat must act (its observation) or the game ends (every network
         seat's last observation and reward)."""
         env = self.env
-        while True:
-            seat_agent = env.agent_selection
-            ended = env.terminations[seat_agent]
-            if ended or self.steps >= self.max_game_steps:
-                return self._finish(truncated=not ended)
-            who = self.seats[seat_of(seat_agent)]
-            if who not in self.baselines:
-                self.acting = self._agent(seat_agent)
-                self.seen.add(seat_agent)
-                return {self.acting: env.observe(seat_agent)}, {}, {"__all__": False}, {"__all__": False}, {}
-            player = self.baselines[who]
-            if getattr(player, "needs_env", False):
-                player.bind(env)
-            env.step(player.act(observation_for(player, env, seat_agent), seat_agent))
-            self.steps += 1
+        self.steps = play_baselines(env, self.players, self.steps, self.max_game_steps)
+        if game_over(env) or self.steps >= self.max_game_steps:
+            return self._finish(truncated=not game_over(env))
+        seat_agent = env.agent_selection
+        self.acting = self._agent(seat_agent)
+        self.seen.add(seat_agent)
+        return {self.acting: env.observe(seat_agent)}, {}, {"__all__": False}, {"__all__": False}, {}
 
     def _finish(self, truncated: bool) -> tuple[dict, dict, dict, dict, dict]:
         env = self.env
-        scores = list(env.game_state.scores())
-        learners = [s for s, who in enumerate(self.seats) if who == LEARNER]
-        best = max(scores[s] for s in learners)
+        result = outcome(list(env.game_state.scores()), self.seats)
         self.results.append(
             {
                 "length": self.steps,
                 "learner_decisions": self.learner_decisions,
                 "truncated": truncated,
-                "learner_won": float(best == max(scores)),
-                "against": [
-                    (who, 1.0 if best > scores[s] else 0.5 if best == scores[s] else 0.0)
-                    for s, who in enumerate(self.seats)
-                    if who != LEARNER
-                ],
+                "learner_won": result.learner_won,
+                "against": result.against,
             }
         )
         network = [a for a in env.possible_agents if a in self.seen]

@@ -28,13 +28,15 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
 
     def setup(self) -> None:
         size = self.observation_space["observation"].shape[0]
-        self.net = ActorCritic(size, self.action_space.n, self.model_config["trunk"], self.model_config["net_arch"])
+        sizes = {"trunk": self.model_config["trunk"], "net_arch": self.model_config["net_arch"]}
+        self.net = ActorCritic(
+            size, self.action_space.n, **sizes, activation=self.model_config.get("activation", "tanh")
+        )
 
     def _logits(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs = batch[Columns.OBS]
-        features = self.net.trunk(obs["observation"])
-        logits = self.net.action_head(self.net.policy_net(features))
-        return masked_logits(logits, obs["action_mask"].bool()), features
+        features = self.net.features(obs["observation"])
+        return masked_logits(self.net.policy_logits(features), obs["action_mask"].bool()), features
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         return {Columns.ACTION_DIST_INPUTS: self._logits(batch)[0]}
@@ -44,8 +46,8 @@ class MaskedActorCritic(TorchRLModule, ValueFunctionAPI):
         return {Columns.ACTION_DIST_INPUTS: logits, Columns.EMBEDDINGS: features}
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
-        features = self.net.trunk(batch[Columns.OBS]["observation"]) if embeddings is None else embeddings
-        return self.net.value_head(self.net.value_net(features)).squeeze(-1)
+        features = self.net.features(batch[Columns.OBS]["observation"]) if embeddings is None else embeddings
+        return self.net.value_of(features)
 
 
 def module_state(net: ActorCritic) -> dict[str, Any]:
@@ -55,7 +57,7 @@ def module_state(net: ActorCritic) -> dict[str, Any]:
 
 def network_of(state: dict[str, Any], sizes: dict[str, Any]) -> ActorCritic:
     """The ``ActorCritic`` (``sizes``: its ``.sizes``) holding a ``MaskedActorCritic``'s state."""
-    net = ActorCritic(sizes["obs_size"], sizes["n_actions"], sizes["trunk"], sizes["net_arch"])
+    net = ActorCritic(**sizes)
     net.load_state_dict(
         {key[len(PREFIX) :]: torch.as_tensor(value) for key, value in state.items() if key.startswith(PREFIX)}
     )

@@ -10,10 +10,6 @@ penalty and value clipping are off, as there).
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-import platform
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,22 +23,13 @@ from ray.tune.registry import register_env
 
 from bidbluff import envs
 from bidbluff.agents.networks import ActorCritic
-from bidbluff.agents.policy import copy_checkpoint, env_signature, save_checkpoint
+from bidbluff.agents.policy import save_checkpoint
 from bidbluff.training.batched import start_from, table_sizes
 from bidbluff.training.league import League
-from bidbluff.training.rllib import RllibConfig
+from bidbluff.training.rllib.config import RllibConfig
 from bidbluff.training.rllib.env import LEARNER, TableEnv, module_ids, module_of, pool_slot
 from bidbluff.training.rllib.module import MaskedActorCritic, module_state, network_of
-from bidbluff.training.train import (
-    EVAL_COLUMNS,
-    CsvLog,
-    RunInterruptedError,
-    StopSignals,
-    check_time_limit,
-    evaluate,
-    latest_checkpoint,
-    write_json,
-)
+from bidbluff.training.run import Run
 
 ENV_NAME = "bidbluff_table"
 SYNC_TIMEOUT_S = 120.0  # new weights reach every env runner before its next games (RLlib by default does not wait)
@@ -135,7 +122,6 @@ class RllibTrainer:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
         if config.num_env_runners < 0:
             raise ValueError(f"num_env_runners must be 0 or more, not {config.num_env_runners}")
-        check_time_limit(config.time_limit)
         self.config = config
         self.progress_bar = progress_bar
         game = envs.game(config.env, **config.env_options)
@@ -151,40 +137,40 @@ class RllibTrainer:
             pool_max=config.pool_max,
             pfsp_power=config.pfsp_power,
         )
-        self.evaluation: list[dict[str, Any]] = []
-        self.steps = 0
+        self.core = Run(config, self.out, PROGRESS_COLUMNS, self.num_players, resume)
         self.episodes = self.truncated = 0
-        found = latest_checkpoint(self.out) if resume else None
-        if resume and found is None:
-            raise FileNotFoundError(f"--resume: {self.out}/checkpoints holds no intact checkpoint to resume from")
+        found = self.core.resumed
         if found is not None:
             path, meta = found
-            self.steps = int(meta["steps"])
-            self.evaluation = [row for row in meta.get("evaluation", []) if row["step"] <= self.steps]
             self.restored_from = self.out / "rllib" / f"step_{self.steps}"
             if not self.restored_from.is_dir():
                 raise FileNotFoundError(f"--resume: {path.name} has no RLlib checkpoint {self.restored_from}")
             saved = meta.get("league", {})
             slots = {s["path"]: pool_slot(i + 1, config.pool_max) for i, s in enumerate(saved.get("snapshots", []))}
             self.league.restore(saved, lambda snap_path, _steps: slots[str(snap_path)], up_to_step=self.steps)
-        (self.out / "checkpoints").mkdir(parents=True, exist_ok=True)
-        write_json(self.out / "config.json", dataclasses.asdict(config))
-        self.progress = CsvLog(self.out / "progress.csv", PROGRESS_COLUMNS, up_to_step=self.steps if resume else None)
-        self.evals = CsvLog(self.out / "eval.csv", EVAL_COLUMNS, up_to_step=self.steps if resume else None)
         initial = None
         if found is None and config.init:  # checked before Ray starts: a wrong --init costs nothing
             initial = ActorCritic(**self.net_sizes)
             start_from(initial, Path(config.init), config)  # type: ignore[arg-type]
+        self.core.open(resumed_from=self.out / "rllib" / f"step_{self.steps}")
         connect(config.address)
         register_env(ENV_NAME, TableEnv)
         self.algo = ppo_config(config, self.sizes, self.draw_table()).build_algo()
         if found is not None:
             self.algo.restore_from_path(str(self.restored_from.resolve()))
             self.push_league()
-            print(f"resuming {self.out} from {self.restored_from} at step {self.steps}")
         elif initial is not None:
             self.set_module(LEARNER, module_state(initial))
-        self.stop: StopSignals | None = None
+        self.stop = self.core.stop  # set by SIGINT / SIGTERM while run() runs
+
+    @property
+    def steps(self) -> int:
+        """Learner decisions trained on (the run's step)."""
+        return self.core.steps
+
+    @steps.setter
+    def steps(self, value: int) -> None:
+        self.core.steps = value
 
     # -- the league on the env runners -------------------------------------------------------
     def draw_table(self) -> list[dict[str, Any]]:
@@ -232,18 +218,8 @@ class RllibTrainer:
         """Evaluate, export the learner as a project checkpoint, save RLlib's checkpoint, make a snapshot."""
         c = self.config
         net = self.network()
-        if c.eval_games > 0 and c.opponents:
-            for row in evaluate(
-                net,
-                self.steps,
-                c,
-                c.eval_games,
-                c.seed + 10_000 + self.steps,  # type: ignore[arg-type]
-                self.num_players,
-            ):
-                self.evaluation.append(row)
-                self.evals.write(row)
-        path = self.out / "checkpoints" / f"step_{self.steps}.zip"
+        self.core.evaluate(net)
+        path = self.core.checkpoint_path()
         self.algo.save_to_path(str((self.out / "rllib" / f"step_{self.steps}").resolve()))
         if c.pool_max > 0:
             generation = len(self.league.snapshots) + 1
@@ -253,22 +229,13 @@ class RllibTrainer:
         return save_checkpoint(path, net, self.meta())
 
     def meta(self) -> dict[str, Any]:
-        c = self.config
+        meta = self.core.meta("PPO (Ray RLlib, new API stack)", ray=ray.__version__)
         return {
-            **env_signature(c.env, c.env_options),
-            "env_options": dict(c.env_options),
-            "num_players": self.num_players,
+            **meta,
             "table_sizes": self.sizes,
-            "steps": int(self.steps),
-            "algorithm": "PPO (Ray RLlib, new API stack)",
             "trainer": "rllib",
             "policy": "ActorCritic",
-            "opponents": list(c.opponents),
-            "options": dataclasses.asdict(c),
-            "evaluation": self.evaluation,
             "league": self.league.to_dict(),
-            "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "versions": {"python": platform.python_version(), "torch": torch.__version__, "ray": ray.__version__},
         }
 
     # -- the run --------------------------------------------------------------------------------
@@ -278,9 +245,8 @@ class RllibTrainer:
         from tqdm import tqdm
 
         c = self.config
-        started = time.perf_counter()
-        start_steps = self.steps
-        next_checkpoint = (self.steps // c.checkpoint_every + 1) * c.checkpoint_every
+        core = self.core
+        core.start_clock()
         bar = tqdm(
             total=c.total_steps,
             initial=self.steps,
@@ -291,40 +257,28 @@ class RllibTrainer:
         )
         last_saved = None
         try:
-            with StopSignals() as self.stop:
-                while (
-                    self.steps < c.total_steps
-                    and not self.stop
-                    and not (c.time_limit and time.perf_counter() - started >= c.time_limit)
-                ):
+            with core.stop:
+                while core.running():
                     result = self.algo.train()
                     games = self.collect_results()
                     learned = sum(g["learner_decisions"] for g in games)
                     self.steps += learned
-                    self._log(result, games, started, start_steps)
+                    self._log(result, games)
                     bar.update(learned)
-                    if self.steps >= next_checkpoint:
+                    if core.checkpoint_due():
                         last_saved = self.save()
-                        while next_checkpoint <= self.steps:
-                            next_checkpoint += c.checkpoint_every
                 bar.close()
-                if last_saved is None or int(last_saved.stem.split("_")[1]) != self.steps:
+                if not core.saved_now(last_saved):
                     last_saved = self.save()
-                copy_checkpoint(last_saved, self.out / "final")
         finally:
             self.algo.stop()
-        if self.stop:
-            raise RunInterruptedError(self.stop.received, self.steps, self.out / "final.zip")
-        return self.out / "final.zip"
+        return core.finish(last_saved)
 
-    def _log(self, result: dict[str, Any], games: list[dict[str, Any]], started: float, start_steps: int) -> None:
-        seconds = time.perf_counter() - started
+    def _log(self, result: dict[str, Any], games: list[dict[str, Any]]) -> None:
         learner = result.get("learners", {}).get(LEARNER, {})
         timers = result.get("timers", {})
         row = {
-            "step": self.steps,
-            "seconds": round(self.progress.seconds + seconds, 1),
-            "steps_per_s": (self.steps - start_steps) / max(seconds, 1e-9),
+            **self.core.row(),
             "env_steps": result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", ""),
             "episodes": self.episodes,
             "truncated": self.truncated,
@@ -339,4 +293,4 @@ class RllibTrainer:
             "sample_s": timers.get("env_runner_sampling_timer", ""),
             "learn_s": timers.get("learner_update_timer", ""),
         }
-        self.progress.write(row)
+        self.core.progress.write(row)

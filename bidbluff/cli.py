@@ -1,0 +1,446 @@
+"""``bidbluff``: the command line.  It stands above what it drives: the arena commands (``match``,
+``tournament``, ``play``, ``replay``, ``serve``), the evaluation ``exploitability``, and the training commands
+(``train``, ``selfplay``, ``plot``).  Each command is two small functions here: ``<command>_parser`` adds its
+flags, ``<command>`` runs it.  Env options are ``--option KEY=VALUE`` in every command that builds a game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from rich.console import Console
+
+from bidbluff import agents, envs
+
+Subparsers = Any  # argparse's private _SubParsersAction
+
+# -- env options: one syntax for every command ---------------------------------------
+OPTIONS_HELP = (
+    "an env option KEY=VALUE, repeatable: --option map=extended --option draft=true (VALUE is read as "
+    'JSON where it parses: 2, true, ["mermaid"], else as a string)'
+)
+
+
+def add_env_options(parser: argparse.ArgumentParser) -> None:
+    """``--option KEY=VALUE`` (repeatable) and its deprecated alias ``--env-options JSON``."""
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help=OPTIONS_HELP)
+    parser.add_argument(
+        "--env-options",
+        metavar="JSON",
+        help="deprecated: the same options as one JSON object (write --option KEY=VALUE instead)",
+    )
+
+
+def env_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The env options of ``--option`` (and the deprecated ``--env-options``), later ones winning."""
+    from bidbluff.arena.play import parse_option
+
+    options: dict[str, Any] = {}
+    if getattr(args, "env_options", None):
+        print("note: --env-options is deprecated; write --option KEY=VALUE (repeatable)", file=sys.stderr)
+        try:
+            given = json.loads(args.env_options)
+        except json.JSONDecodeError as bad:
+            raise ValueError(f"--env-options {args.env_options!r} is not JSON ({bad.msg})") from None
+        if not isinstance(given, dict):
+            raise ValueError(f"--env-options {args.env_options!r}: write a JSON object, e.g. '{{\"dice\": 2}}'")
+        options.update(given)
+    options.update(parse_option(text) for text in getattr(args, "option", None) or [])
+    return options
+
+
+def _lineup(spec: str, n: int) -> list[str]:
+    kinds = agents.expand_specs(spec)
+    return [kinds[i % len(kinds)] for i in range(n)]
+
+
+# -- match ------------------------------------------------------------------------
+def match_parser(sub: Subparsers) -> None:
+    match = sub.add_parser("match", help="play a seeded match on each finished game and print the results")
+    match.add_argument("--env", choices=envs.ENVS, help="only this env (default: every finished game)")
+    match.add_argument("--games", type=int, default=20, help="games per env (seats rotate)")
+    match.add_argument("--players", type=int, help="seats (default: the game's default)")
+    match.add_argument(
+        "--agents", default="random", help=f"comma-separated agent specs, 'random*3' repeats: {', '.join(agents.KINDS)}"
+    )
+    match.add_argument("--seed", type=int, default=0)
+    add_env_options(match)
+    match.set_defaults(run=match_command)
+
+
+def match_command(args: argparse.Namespace) -> int:
+    from bidbluff.arena.match import play_match
+    from bidbluff.arena.report import match_table
+
+    console = Console()
+    options = env_options(args)
+    if options and not args.env:
+        raise ValueError("--option needs --env: every game takes options of its own")
+    for name in [args.env] if args.env else list(envs.ENVS):
+        n = args.players or envs.game(name, **options).default_players
+        seats = [agents.make(kind, env_name=name, seed=args.seed + i) for i, kind in enumerate(_lineup(args.agents, n))]
+        start = time.perf_counter()
+        result = play_match(name, seats, args.games, seed=args.seed, num_players=n, env_options=options)
+        elapsed = time.perf_counter() - start
+        console.print(match_table(name, result, seats, args.seed))
+        console.print(
+            f"{result.agent_steps} agent decisions in {elapsed:.2f}s "
+            f"({result.agent_steps / elapsed:,.0f} steps/s, {result.games / elapsed:,.1f} games/s)\n"
+        )
+    return 0
+
+
+# -- tournament ---------------------------------------------------------------------
+def tournament_parser(sub: Subparsers) -> None:
+    tour = sub.add_parser(
+        "tournament",
+        help="n-player games between agents over duplicate deals: win share with 95%% CI, scores, ratings",
+        description="Every deal (env seed) is played once per seating of a balanced design (every permutation of "
+        "the seats up to four players), so each agent meets the same luck from every seat and after every "
+        "neighbour.  Fewer agents than seats: the list is repeated to fill the table.",
+    )
+    tour.add_argument("env", choices=envs.ENVS)
+    tour.add_argument(
+        "--agents",
+        default="heuristic,random",
+        help="comma-separated agent specs (random, heuristic, ismcts, ismcts:50, ismcts:100ms, "
+        "a checkpoint path); 'random*3' repeats (default: heuristic,random)",
+    )
+    tour.add_argument("--games", type=int, default=200, help="games in all, rounded up to whole deals (default 200)")
+    tour.add_argument("--players", type=int, help="seats (default: the game's default)")
+    tour.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    add_env_options(tour)
+    tour.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
+    tour.add_argument("--csv", metavar="PATH", help="write one CSV row per agent ('-': stdout)")
+    tour.add_argument("--quiet", action="store_true", help="no table, no progress bar")
+    tour.add_argument("--save-games", metavar="DIR", help="save each game's record (JSON) in DIR")
+    tour.set_defaults(run=tournament_command)
+
+
+def tournament_command(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from bidbluff.arena import seating
+    from bidbluff.arena.report import tournament_footer, tournament_table, write_csv, write_text
+    from bidbluff.arena.tournament import run_tournament
+
+    specs = agents.expand_specs(args.agents)
+    options = env_options(args)
+    n = args.players or envs.game(args.env, **options).default_players
+    per_deal = seating.design(n, args.seed).games_per_deal
+    with Progress(console=Console(stderr=True), transient=True, disable=args.quiet) as progress:
+        task = progress.add_task(f"{args.env}", total=-(-args.games // per_deal) * per_deal)
+        result = run_tournament(
+            args.env,
+            specs,
+            args.games,
+            n,
+            seed=args.seed,
+            env_options=options,
+            on_game=lambda g: progress.update(task, completed=g),
+            save_games=args.save_games,
+        )
+    rows = result.rows()
+    if args.json:
+        write_text(args.json, json.dumps(result.to_dict(), indent=2) + "\n")
+    if args.csv:
+        write_csv(args.csv, rows)
+    if not args.quiet:
+        out = Console()
+        if not out.is_terminal:
+            out = Console(width=160)  # a log file or a pipe: keep the table readable
+        out.print(tournament_table(result, rows))
+        out.print(tournament_footer(result))
+    return 0
+
+
+# -- play / replay -------------------------------------------------------------------
+def play_parser(sub: Subparsers) -> None:
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against agents",
+        description="The table is shown from your seat only.  Type a move by name or value "
+        "(5x3, bid 5 3, liar, gunner, 15: a number is a value, never a place in the list) or "
+        "its place in the list with # (#2); '?' lists the moves, '? NAME' prints a card's, "
+        "tile's or character's rules; 'quit' or Ctrl-C leaves.",
+    )
+    play.add_argument("env", choices=envs.ENVS)
+    play.add_argument("--players", type=int, help="seats (default: the game's default)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument(
+        "--opponents",
+        nargs="+",
+        metavar="SPECS",
+        help="comma-separated agent specs for the other seats, 'heuristic*2' repeats, the list is "
+        "repeated to fill (default: the env's shipped self-play checkpoint, 'shipped'; "
+        "heuristic or random where none is shipped)",
+    )
+    play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, shown)")
+    play.add_argument("--save", metavar="FILE", help="save the game's record (JSON) to FILE")
+    add_env_options(play)
+    play.set_defaults(run=play_command)
+
+
+def play_command(args: argparse.Namespace) -> int:
+    from bidbluff.arena.play import play
+
+    options = env_options(args)
+    try:
+        envs.make(args.env, num_players=args.players, **options)
+    except TypeError as bad:  # an option the env does not take
+        raise ValueError(f"{args.env} does not take these options {sorted(options)}: {bad}") from None
+    opponents = agents.expand_specs(",".join(args.opponents)) if args.opponents else None
+    record = play(
+        args.env,
+        seat=args.seat,
+        opponents=opponents,
+        num_players=args.players,
+        seed=args.seed,
+        env_options=options,
+        save=args.save,
+    )
+    return 0 if record is not None else 130
+
+
+def replay_parser(sub: Subparsers) -> None:
+    replay = sub.add_parser("replay", help="print a recorded game move by move from one seat's view or all")
+    replay.add_argument("file", help="a game record (from play --save or tournament --save-games)")
+    view = replay.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=int, default=0, help="show the game as this seat saw it (default 0)")
+    view.add_argument("--all", action="store_true", help="show everything, every hidden card and die")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.set_defaults(run=replay_command)
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    from bidbluff.arena import records
+    from bidbluff.arena.play import show_replay
+
+    show_replay(records.load(args.file), view="all" if args.all else args.seat, step=args.step)
+    return 0
+
+
+# -- serve ------------------------------------------------------------------------
+def serve_parser(sub: Subparsers) -> None:
+    serve = sub.add_parser(
+        "serve",
+        help="the browser table: play any game against agents, replay game records",
+        description="A local web page: pick the game, options, table size, your seat and the "
+        "opponents, play from your seat, replay finished games step by step.",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    serve.add_argument(
+        "--records",
+        default="records",
+        metavar="DIR",
+        help="where finished games are saved as JSON records (default ./records)",
+    )
+    serve.set_defaults(run=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    try:
+        from bidbluff.arena.web.app import serve
+    except ImportError as missing:
+        raise SystemExit(f"bidbluff serve needs the web extra: pip install -e '.[web]' ({missing})") from None
+    serve(args.host, args.port, args.records)
+    return 0
+
+
+# -- exploitability -----------------------------------------------------------------
+def exploitability_parser(sub: Subparsers) -> None:
+    exploit = sub.add_parser(
+        "exploitability",
+        help="exact exploitability and NashConv of an agent on a small table (OpenSpiel; needs the openspiel extra)",
+        description="The agent's policy is read at every information state (from the "
+        "observation and mask of that state) and OpenSpiel's best response plays against it "
+        "from each seat.  2 players x 1 die takes seconds to a few minutes; 3 players or 2 "
+        "dice do not fit.",
+    )
+    exploit.add_argument("env", choices=("liars_dice_v0",))
+    exploit.add_argument("--agent", required=True, help="agent spec (random, heuristic, cfr, shipped, a checkpoint)")
+    exploit.add_argument("--players", type=int, default=2, help="seats (default 2)")
+    exploit.add_argument("--dice", type=int, default=1, help="crew dice per seat (default 1)")
+    exploit.add_argument("--preset", choices=("lying_pirates", "classic"), default="lying_pirates")
+    exploit.add_argument("--specials", default="", help="special dice, comma-separated (e.g. 'mermaid,ghost')")
+    exploit.add_argument(
+        "--samples",
+        type=int,
+        default=200,
+        help="acts per information state for agents that do not say their probabilities",
+    )
+    exploit.add_argument("--seed", type=int, default=0, help="the agent's seed")
+    exploit.add_argument("--json", metavar="PATH", help="also write the figures as JSON ('-': stdout)")
+    add_env_options(exploit)
+    exploit.set_defaults(run=exploitability_command)
+
+
+def exploitability_command(args: argparse.Namespace) -> int:
+    from bidbluff.arena.report import write_text
+    from bidbluff.training.exploitability import print_report, report
+
+    specials_flag = [name.strip() for name in args.specials.split(",") if name.strip()]
+    options = {"dice": args.dice, "preset": args.preset, "specials": specials_flag, **env_options(args)}
+    if set(options) - {"dice", "preset", "specials"}:
+        raise ValueError(
+            f"--option {', '.join(sorted(set(options) - {'dice', 'preset', 'specials'}))}: the "
+            f"exploitability table takes dice, preset and specials"
+        )
+    specials = options["specials"]
+    specials = tuple(specials.split(",") if isinstance(specials, str) else specials)
+    record = report(
+        args.agent, args.players, int(options["dice"]), str(options["preset"]), specials, args.samples, args.seed
+    )
+    if args.json:
+        write_text(args.json, json.dumps(record, indent=2) + "\n")
+    print_report(record)
+    return 0
+
+
+# -- train / selfplay -----------------------------------------------------------------
+def train_parser(sub: Subparsers) -> None:
+    from bidbluff.training.configs import add_config_options, trainer
+
+    train = sub.add_parser(
+        "train",
+        help="train a MaskablePPO policy against fixed opponents",
+        description="Every hyperparameter is an option; all are logged to <out>/config.json "
+        "and each checkpoint's sidecar.",
+    )
+    train.add_argument("env", choices=envs.ENVS)
+    add_config_options(train, trainer("train"), skip=("env", "env_options"))
+    add_env_options(train)
+    train.add_argument(
+        "--resume", action="store_true", help="continue the run in --out from its newest intact checkpoint"
+    )
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.set_defaults(run=train_command)
+
+
+def selfplay_parser(sub: Subparsers) -> None:
+    from bidbluff.training.configs import SELFPLAY_TRAINERS, add_config_options, trainer
+
+    league = sub.add_parser(
+        "selfplay",
+        help="self-play league: PPO against its past snapshots and fixed baselines",
+        description="--trainer batched (default): a torch PPO playing every seat of "
+        "--num-games games at once (one batched forward pass per step); --pool-fraction of the "
+        "seats go to snapshots and baselines (PFSP).  --trainer sb3: MaskablePPO in one seat; "
+        "opponents: the latest policy with --latest-prob, else past snapshots and the "
+        "--opponents baselines weighted by difficulty (PFSP).  A snapshot every --checkpoint-every "
+        "steps, each evaluated; --resume continues the league.  --trainer rllib: Ray RLlib's PPO, "
+        "the batched trainer's league on --num-env-runners processes of a Ray cluster (--address; "
+        "needs the rllib extra).  Options differ by trainer.",
+    )
+    league.add_argument("env", choices=envs.ENVS)
+    league.add_argument(
+        "--trainer",
+        choices=SELFPLAY_TRAINERS,
+        default="batched",
+        help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO; rllib: Ray "
+        "RLlib's PPO, on a cluster (default batched)",
+    )
+    add_config_options(league, *map(trainer, SELFPLAY_TRAINERS), skip=("env", "env_options"))
+    add_env_options(league)
+    league.add_argument("--resume", action="store_true", help="continue the league in --out")
+    league.add_argument("--no-progress", action="store_true", help="no progress bar")
+    league.set_defaults(run=train_command)
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """``bidbluff train`` and ``bidbluff selfplay``: build (or, with --resume, reload) the config and run.
+
+    SIGINT (Ctrl-C) or SIGTERM: the run saves a checkpoint and final.zip, one line says so, exit code 130.
+    """
+    from bidbluff.training.configs import build_config, run_folder, trainer
+    from bidbluff.training.progress import config_table, final_steps, summary
+    from bidbluff.training.run import RunInterruptedError
+
+    chosen = trainer("train" if args.command == "train" else args.trainer)
+    options = env_options(args)
+    skip = {"env", "command", "run", "resume", "no_progress", "trainer", "option", "env_options"}
+    given = {k: v for k, v in vars(args).items() if k not in skip}
+    if options:
+        given["env_options"] = options
+    out = run_folder(chosen, args.env, given.get("out"))
+    config = build_config(chosen, args.env, {**given, "out": str(out)}, args.resume)
+    console = Console()
+    console.print(config_table(config, title=f"bidbluff {args.command} {args.env} (also in {out}/config.json)"))
+    try:
+        final = chosen.run(config, resume=args.resume, progress_bar=not args.no_progress)
+    except RunInterruptedError as stopped:
+        console.print(summary(out, stopped.steps, config.total_steps, config.time_limit, stopped.signal_name))
+        print(
+            f"{stopped.signal_name}: stopped at step {stopped.steps}; checkpoint and {stopped.final} saved "
+            f"(--resume continues)",
+            flush=True,
+        )
+        return 130
+    console.print(summary(out, final_steps(final, out), config.total_steps, config.time_limit))
+    print(
+        f"final checkpoint: {final}  (play it: bidbluff play {args.env} --opponents {final}; "
+        f"curves: bidbluff plot {out})"
+    )
+    return 0
+
+
+# -- plot -------------------------------------------------------------------------
+def plot_parser(sub: Subparsers) -> None:
+    plot = sub.add_parser(
+        "plot",
+        help="a training run's learning curves as PNGs (needs the plot extra)",
+        description="Reads RUN_DIR/progress.csv and eval.csv and writes reward.png, "
+        "win_share.png (each evaluation opponent with its 95%% CI band), losses.png and "
+        "entropy.png.",
+    )
+    plot.add_argument("run_dir", metavar="RUN_DIR", help="a train or selfplay run's --out directory")
+    plot.add_argument("--out", metavar="DIR", help="where the PNGs go (default RUN_DIR/plots)")
+    plot.set_defaults(run=plot_command)
+
+
+def plot_command(args: argparse.Namespace) -> int:
+    from bidbluff.training.plot import plot_run
+
+    for path in plot_run(args.run_dir, args.out):
+        print(path)
+    return 0
+
+
+# -- the parser ------------------------------------------------------------------------
+COMMANDS = (
+    match_parser,
+    tournament_parser,
+    play_parser,
+    replay_parser,
+    exploitability_parser,
+    serve_parser,
+    train_parser,
+    selfplay_parser,
+    plot_parser,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bidbluff", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in COMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C in a game, a tournament, a match: one line, no traceback
+        parser.exit(130, f"\nbidbluff {args.command}: interrupted\n")
+    except (ValueError, FileNotFoundError) as bad:  # bad options, agent specs, checkpoints: say what, not where
+        parser.exit(2, f"bidbluff {args.command}: error: {bad}\n")
+    except OSError as bad:  # a full disk, an unwritable --out: the path and the reason, in one line
+        where = bad.filename if bad.filename is not None else "?"
+        parser.exit(1, f"bidbluff {args.command}: error: {where}: {bad.strerror or bad}\n")

@@ -1,0 +1,176 @@
+"""A run's config from the command line: one flag per config field (CleanRL style), and the rules for
+starting a run or resuming one (a resumed run keeps its options but for the few that may change).
+
+Every trainer's config is a dataclass whose fields carry their help text; ``add_config_options`` turns them
+into flags, ``trainer`` names each command's trainer, and ``build_config`` makes the config a run starts from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bidbluff.agents import expand_specs
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """What a command trains with: its config class, its run function, its default run folder's suffix and the
+    options a resumed run may change."""
+
+    name: str
+    config_class: type
+    run: Callable[..., Path]
+    suffix: str
+    resumable: tuple[str, ...]
+
+    @property
+    def command(self) -> str:
+        return "bidbluff train" if self.name == "train" else f"selfplay --trainer {self.name}"
+
+
+def trainer(name: str) -> Trainer:
+    """``train`` (MaskablePPO against fixed opponents) or a self-play trainer: ``batched``, ``sb3``, ``rllib``."""
+    if name == "train":
+        from bidbluff.training.train import RESUMABLE, TrainConfig, train
+
+        return Trainer(name, TrainConfig, train, "", RESUMABLE)
+    if name == "batched":
+        from bidbluff.training.batched import RESUMABLE, BatchedConfig, train_batched
+
+        return Trainer(name, BatchedConfig, train_batched, "-batched", RESUMABLE)
+    if name == "rllib":
+        from bidbluff.training.rllib import RESUMABLE, RllibConfig, train_rllib
+
+        return Trainer(name, RllibConfig, train_rllib, "-rllib", RESUMABLE)
+    if name == "sb3":
+        from bidbluff.training.selfplay import SelfPlayConfig, selfplay
+        from bidbluff.training.train import RESUMABLE
+
+        return Trainer(name, SelfPlayConfig, selfplay, "-selfplay", RESUMABLE)
+    raise ValueError(f"no trainer {name!r}: train, batched, sb3 or rllib")
+
+
+SELFPLAY_TRAINERS = ("batched", "sb3", "rllib")
+
+
+# -- flags ------------------------------------------------------------------------------
+def _int_list(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def _players(text: str) -> int | list[int]:
+    """``4`` -> 4; ``2,4`` -> [2, 4] (the batched trainer's table sizes)."""
+    sizes = _int_list(text)
+    return sizes[0] if len(sizes) == 1 and "," not in text else sizes
+
+
+def _converter(kind: Any) -> Any:
+    if kind == dict[str, Any]:
+        return json.loads
+    if kind == list[int]:
+        return _int_list
+    if kind == list[str]:
+        return expand_specs
+    if kind == int | list[int] | None:
+        return _players
+    if kind in (int | None, float | None):
+        return int if kind == int | None else float
+    return kind
+
+
+def _shown(kind: Any, default: Any) -> Any:
+    if kind == dict[str, Any]:
+        return json.dumps(default)
+    if kind in (list[str], list[int]):
+        return ",".join(map(str, default))
+    return default
+
+
+def add_config_options(parser: argparse.ArgumentParser, *trainers: Trainer, skip: tuple[str, ...] = ()) -> None:
+    """One ``--flag`` per config field, with its default and help.  Several trainers may share one parser (the
+    self-play ones): a field they have in common is one flag, and its help gives each trainer's default."""
+    defaults: dict[str, list[tuple[str, Any]]] = {}
+    helps: dict[str, tuple[Any, str]] = {}
+    for each in trainers:
+        hints = typing.get_type_hints(each.config_class)
+        for f in dataclasses.fields(each.config_class):
+            if f.name in skip:
+                continue
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            defaults.setdefault(f.name, []).append((each.name, _shown(hints[f.name], default)))
+            helps.setdefault(f.name, (hints[f.name], f.metadata["help"]))
+    for name, shown in defaults.items():
+        kind, text = helps[name]
+        if all(value is None for _, value in shown):
+            pass  # the help says what no value means
+        elif len({str(value) for _, value in shown}) == 1:
+            text += f" (default: {shown[0][1]})"
+        else:
+            text += " (default: " + "; ".join(f"{who}: {value}" for who, value in shown) + ")"
+        flag = "--" + name.replace("_", "-")
+        if kind is bool:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=text)
+        else:
+            parser.add_argument(flag, type=_converter(kind), default=argparse.SUPPRESS, help=text)
+
+
+# -- start or resume --------------------------------------------------------------------
+def run_folder(chosen: Trainer, env: str, out: str | None) -> Path:
+    return Path(out or f"runs/{env}{chosen.suffix}")
+
+
+def build_config(chosen: Trainer, env: str, given: dict[str, Any], resume: bool) -> Any:
+    """The config a run starts from: ``given`` (the flags set, ``out`` among them) for a new run; for
+    ``resume``, the run's saved ``config.json`` with only ``chosen.resumable`` options changed.
+
+    Raises ``SystemExit`` with the reason where the flags do not fit the trainer, the run folder already holds
+    another run, or a resume would change what the run was trained with.
+    """
+    names = {f.name for f in dataclasses.fields(chosen.config_class)}
+    foreign = set(given) - names
+    if foreign:
+        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(foreign))
+        raise SystemExit(f"{flags}: not an option of the {chosen.name} trainer")
+    if isinstance(given.get("players"), list) and chosen.name not in ("batched", "rllib"):
+        raise SystemExit(
+            "--players: a list of table sizes needs the batched trainer or the rllib one (selfplay "
+            "--trainer batched|rllib)"
+        )
+    from bidbluff.training.run import check_time_limit
+
+    check_time_limit(given.get("time_limit"))
+    out = Path(given["out"])
+    if not resume:
+        if (out / "checkpoints").exists() and any((out / "checkpoints").iterdir()):
+            raise SystemExit(f"{out} already holds a run: pass --resume to continue it or --out for a new one")
+        return chosen.config_class(env=env, **given)
+    saved_path = out / "config.json"
+    if not saved_path.exists():
+        raise SystemExit(f"--resume: {saved_path} does not exist (no run to resume there)")
+    saved = json.loads(saved_path.read_text())
+    if saved.get("time_limit") == 0:
+        saved["time_limit"] = None  # how runs before --time-limit's check wrote "no limit"
+    if set(saved) - names:
+        extra = sorted(set(saved) - names)
+        fits = [
+            other.command
+            for other in map(trainer, ("train", *SELFPLAY_TRAINERS))
+            if set(saved) <= {f.name for f in dataclasses.fields(other.config_class)}
+        ]
+        hint = f"; it is a run of `{fits[0]}`: resume it with that command" if fits else ""
+        raise SystemExit(f"--resume: {saved_path} is not a run of this trainer (it has options {extra}){hint}")
+    given = {"env": env, **given}
+    changed = [k for k, v in given.items() if k not in chosen.resumable and saved.get(k) != v]
+    if changed:
+        raise SystemExit(
+            f"--resume keeps the run's options; cannot change {', '.join(sorted(changed))} "
+            f"(only {', '.join(chosen.resumable)})"
+        )
+    return chosen.config_class(**{**saved, **given})
