@@ -1,7 +1,7 @@
 """
 # Libertalia
 
-| Import             | `from envs import libertalia_v0`                 |
+| Import             | `from bidbluff.envs import libertalia_v0`                 |
 |--------------------|--------------------------------------------------|
 | Actions            | Discrete                                         |
 | Parallel API       | No                                               |

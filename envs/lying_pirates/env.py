@@ -1,7 +1,7 @@
 """
 # Lying Pirates
 
-| Import             | `from envs import lying_pirates_v0`              |
+| Import             | `from bidbluff.envs import lying_pirates_v0`              |
 |--------------------|--------------------------------------------------|
 | Actions            | Discrete                                         |
 | Parallel API       | No                                               |

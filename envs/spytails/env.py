@@ -1,7 +1,7 @@
 """
 # Spytails
 
-| Import             | `from envs import spytails_v0`                   |
+| Import             | `from bidbluff.envs import spytails_v0`                   |
 |--------------------|--------------------------------------------------|
 | Actions            | Discrete                                         |
 | Parallel API       | No                                               |
