@@ -237,10 +237,15 @@ def load_network(path: str | Path, env_name: str | None = None) -> tuple[Any, di
 
 
 def save_checkpoint(
-    path: str | Path, net: Any, meta: dict[str, Any], optimizer_state: dict[str, Any] | None = None
+    path: str | Path,
+    net: Any,
+    meta: dict[str, Any],
+    optimizer_state: dict[str, Any] | None = None,
+    trainer_state: dict[str, Any] | None = None,
 ) -> Path:
-    """Write ``net`` (and an optimizer's state dict) at ``path`` in the new format, and its sidecar (``meta``
-    plus the network block); all or nothing (``write_checkpoint``)."""
+    """Write ``net`` (and an optimizer's state dict, and what else its trainer resumes from: tensors and plain
+    values, e.g. an MMD magnet's weights) at ``path`` in the new format, and its sidecar (``meta`` plus the
+    network block); all or nothing (``write_checkpoint``)."""
     import torch
 
     from bidbluff.agents.networks import describe
@@ -248,7 +253,23 @@ def save_checkpoint(
     state = {"network": net.state_dict()}
     if optimizer_state is not None:
         state["optimizer"] = optimizer_state
+    if trainer_state is not None:
+        state["trainer"] = trainer_state
     return write_checkpoint(path, lambda tmp: torch.save(state, tmp), {**meta, "network": describe(net)})
+
+
+def load_trainer_state(path: str | Path) -> dict[str, Any] | None:
+    """The trainer's own state saved beside the network (``save_checkpoint``'s ``trainer_state``), if any."""
+    import torch
+
+    if "network" not in read_sidecar(path):
+        return None  # a stable-baselines3 save (the old format) holds its optimizer, nothing else of ours
+    zip_path, _ = checkpoint_paths(path)
+    try:
+        saved = torch.load(zip_path, map_location="cpu", weights_only=True)
+    except Exception as bad:  # torch raises many kinds on a bad file
+        raise CheckpointError(f"checkpoint {path}: cannot read {zip_path}: {bad!r}") from None
+    return saved.get("trainer") if isinstance(saved, dict) else None
 
 
 class PolicyAgent:

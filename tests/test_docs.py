@@ -306,8 +306,6 @@ def test_env_docstring_import_rows_run(env_name: str, tmp_path: Path) -> None:
     # in a fresh interpreter outside the repository, as an installed package is imported (the tests' own
     # path has the repository's folders on it, where `import envs` would work by accident)
     done = subprocess.run([sys.executable, "-c", statement.group(1)], cwd=tmp_path, capture_output=True, text=True)
-    if done.returncode and statement.group(1).startswith("from envs "):
-        pytest.xfail(f"the docstring still says `{statement.group(1)}`, from before the bidbluff namespace")
     assert done.returncode == 0, f"{statement.group(1)}: {done.stderr[-1000:]}"
 
 

@@ -63,11 +63,11 @@ from torch import nn
 from bidbluff import agents as agent_lib
 from bidbluff import envs
 from bidbluff.agents.base import bind_all, seat_of
-from bidbluff.agents.networks import ActorCritic
-from bidbluff.agents.policy import load_network, save_checkpoint
+from bidbluff.agents.networks import ActorCritic, masked_logits
+from bidbluff.agents.policy import load_network, load_trainer_state, save_checkpoint
 from bidbluff.training.league import League
 from bidbluff.training.progress import RunProgress
-from bidbluff.training.run import Run, tensorboard_available
+from bidbluff.training.run import CsvLog, Run, tensorboard_available
 from bidbluff.training.tables import LEARNER, game_over, outcome, play_baselines, seat_table
 
 
@@ -115,6 +115,25 @@ class BatchedConfig:
     gae_lambda: float = field(default=0.95, metadata={"help": "GAE lambda"})
     clip_range: float = field(default=0.2, metadata={"help": "PPO clip range"})
     ent_coef: float = field(default=0.01, metadata={"help": "entropy bonus coefficient"})
+    ent_coef_final: float | None = field(
+        default=None,
+        metadata={"help": "the entropy coefficient reached at total_steps, linearly from ent_coef (default: constant)"},
+    )
+    kl_coef: float = field(
+        default=0.0,
+        metadata={
+            "help": "weight of the reverse KL from the rollout's policy (mirror descent's proximal term; "
+            "Sokota et al.'s MMD), exact over the legal actions"
+        },
+    )
+    magnet_coef: float = field(
+        default=0.0,
+        metadata={"help": "weight of the reverse KL toward the magnet, a trailing copy of the network (MMD)"},
+    )
+    magnet_rate: float = field(
+        default=0.05,
+        metadata={"help": "after each update the magnet's weights move this share of the way to the network's"},
+    )
     vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
     trunk: int = field(default=256, metadata={"help": "width of the hidden layer shared by policy and value"})
@@ -122,6 +141,7 @@ class BatchedConfig:
         default_factory=lambda: [128],
         metadata={"help": "hidden layers of the policy and of the value head after the trunk"},
     )
+    activation: str = field(default="tanh", metadata={"help": "the hidden layers' activation: tanh or relu"})
     init: str = field(
         default="",
         metadata={
@@ -147,6 +167,13 @@ class BatchedConfig:
     checkpoint_every: int = field(default=200_000, metadata={"help": "learner decisions between checkpoints"})
     eval_games: int = field(default=40, metadata={"help": "evaluation games per checkpoint and opponent (0: none)"})
     max_game_steps: int = field(default=5_000, metadata={"help": "decisions after which a game is cut (looping)"})
+    exploitability: bool = field(
+        default=False,
+        metadata={
+            "help": "measure the sampled policy's exact exploitability at every checkpoint (liars_dice_v0 at "
+            "2 players x 1-2 dice; the openspiel extra)"
+        },
+    )
     torch_threads: int = field(default=1, metadata={"help": "torch CPU threads"})
     out: str = field(default="", metadata={"help": "run directory (default runs/<env>-batched)"})
 
@@ -202,6 +229,22 @@ def ppo_loss(
             "clip_fraction": float(((ratio - 1).abs() > clip_range).float().mean()),
         }
     return loss, stats
+
+
+def reverse_kl(log_probs: torch.Tensor, reference: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The mean over rows of KL(policy || reference), summed exactly over each row's legal actions (MMD's
+    terms: the reference is the rollout's policy, or the magnet)."""
+    probs = log_probs.exp()
+    gap = torch.where(mask, log_probs - reference, torch.zeros_like(log_probs))
+    return (probs * gap).sum(-1).mean()
+
+
+@torch.no_grad()
+def trail(magnet: nn.Module, net: nn.Module, rate: float) -> None:
+    """Move the magnet's weights ``rate`` of the way to the network's (a trailing magnet: MMD converges to the
+    magnet's regularised equilibrium, and a magnet that follows the iterates leads it toward a Nash one)."""
+    for kept, now in zip(magnet.parameters(), net.parameters(), strict=True):
+        kept.lerp_(now, rate)
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
@@ -311,16 +354,35 @@ class BatchedTrainer:
             for _ in range(config.num_games)
         ]
         torch.manual_seed(config.seed)  # the network's first weights
-        self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch)
+        self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch, config.activation)
+        self.magnet = frozen(self.net) if config.magnet_coef > 0 else None  # starts near uniform, then trails
+        self.exploitability_cpu = self.cpu_before = 0.0
+        self.cpu_started = time.process_time()
         optimizer_state = None
         if self.core.resumed is not None:
             path, meta = self.core.resumed
             saved, _, optimizer_state = load_network(path, config.env)
             self.net.load_state_dict(saved.state_dict())
             self.league.restore(meta.get("league", {}), self._snapshot, up_to_step=self.steps)
+            own = load_trainer_state(path) or {}
+            if self.magnet is not None:
+                if "magnet" not in own:
+                    raise FileNotFoundError(f"--resume: {path.name} holds no magnet for --magnet-coef")
+                self.magnet.load_state_dict(own["magnet"])
+            self.cpu_before = float(own.get("cpu_s", 0.0))
         elif config.init:
             start_from(self.net, Path(config.init), config)
+            if self.magnet is not None:
+                self.magnet.load_state_dict(self.net.state_dict())
         self.core.open()
+        self.exploits = None
+        if config.exploitability:
+            from bidbluff.training.exploitability import ExploitabilityProbe
+
+            self.probe = ExploitabilityProbe(config.env, self.sizes, config.env_options)
+            self.exploits = CsvLog(
+                self.out / "exploitability.csv", EXPLOITABILITY_COLUMNS, up_to_step=self.steps if resume else None
+            )
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
         if optimizer_state is not None:
             self.optimizer.load_state_dict(optimizer_state)
@@ -473,6 +535,10 @@ class BatchedTrainer:
         learning_rate = self.learning_rate()
         for group in self.optimizer.param_groups:
             group["lr"] = learning_rate
+        ent_coef = self.entropy_coefficient()
+        with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet
+            rollout_log_probs = self._log_probs(self.net, obs, mask) if c.kl_coef > 0 else None
+            magnet_log_probs = self._log_probs(self.magnet, obs, mask) if self.magnet is not None else None
         totals: dict[str, float] = {}
         batches = epochs = 0
         for _ in range(c.n_epochs):
@@ -494,8 +560,16 @@ class BatchedTrainer:
                     new.entropy,
                     c.clip_range,
                     c.vf_coef,
-                    c.ent_coef,
+                    ent_coef,
                 )
+                if rollout_log_probs is not None:
+                    proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx])
+                    loss = loss + c.kl_coef * proximal
+                    stats["kl_rollout"] = float(proximal.detach())
+                if magnet_log_probs is not None:
+                    pull = reverse_kl(new.log_probs, magnet_log_probs[idx], mask[idx])
+                    loss = loss + c.magnet_coef * pull
+                    stats["kl_magnet"] = float(pull.detach())
                 if imitation > 0:
                     cross_entropy = -new.log_probs.gather(1, teacher[idx, None]).mean()
                     loss = loss + imitation * cross_entropy
@@ -515,6 +589,9 @@ class BatchedTrainer:
             if c.target_kl is not None and float(np.mean(epoch_kl)) > c.target_kl:
                 break  # the policy moved as far from the rollout's as this update may take it
         out = {key: value / max(batches, 1) for key, value in totals.items()}
+        if self.magnet is not None:
+            trail(self.magnet, self.net, c.magnet_rate)
+        out["ent_coef"] = ent_coef
         out["explained_variance"] = explained_variance(r.values[:n], r.returns[:n])
         out["imitation_weight"] = imitation
         out["learning_rate"] = learning_rate
@@ -528,6 +605,25 @@ class BatchedTrainer:
         if not c.anneal_lr:
             return c.learning_rate
         return c.learning_rate * max(0.0, 1.0 - self.steps / c.total_steps)
+
+    def entropy_coefficient(self) -> float:
+        """The entropy coefficient of the next update: ``--ent-coef``, moved linearly to ``--ent-coef-final`` at
+        ``total_steps`` when that is given."""
+        c = self.config
+        if c.ent_coef_final is None:
+            return c.ent_coef
+        done = min(1.0, self.steps / c.total_steps)
+        return c.ent_coef + (c.ent_coef_final - c.ent_coef) * done
+
+    @staticmethod
+    def _log_probs(net: ActorCritic, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        chunk = 8192
+        return torch.cat(
+            [
+                torch.log_softmax(masked_logits(net.logits(obs[i : i + chunk]), mask[i : i + chunk]), -1)
+                for i in range(0, len(obs), chunk)
+            ]
+        )
 
     def imitation_weight(self) -> float:
         """The weight of the imitation loss now: ``imitate_coef`` falling linearly to 0 at ``imitate_steps``."""
@@ -548,7 +644,32 @@ class BatchedTrainer:
         meta.update(
             {"trainer": "batched", "policy": "ActorCritic", "table_sizes": self.sizes, "league": self.league.to_dict()}
         )
-        return save_checkpoint(path, self.net, meta, self.optimizer.state_dict())
+        if self.exploits is not None:
+            meta["exploitability"] = self.measure_exploitability()
+        own: dict[str, Any] = {"cpu_s": self.cpu_seconds()}
+        if self.magnet is not None:
+            own["magnet"] = self.magnet.state_dict()
+        return save_checkpoint(path, self.net, meta, self.optimizer.state_dict(), own)
+
+    def measure_exploitability(self) -> dict[str, Any]:
+        """The exact exploitability of the network as it samples, now; a row of ``exploitability.csv`` and a
+        line on the terminal.  Its CPU time is left out of the run's ``cpu_s``."""
+        started = time.process_time()
+        result = self.probe.measure(self.net)
+        self.exploitability_cpu += time.process_time() - started
+        row = {**self.core.row(), "cpu_s": self.cpu_seconds(), **result}
+        self.exploits.write(row)
+        print(
+            f"step {self.steps:>10,}  cpu {row['cpu_s']:7.0f}s  exact exploitability {result['exploitability']:.4f}"
+            f"  (NashConv {result['nash_conv']:.4f})",
+            flush=True,
+        )
+        return {k: row[k] for k in ("step", "cpu_s", "exploitability", "nash_conv")}
+
+    def cpu_seconds(self) -> float:
+        """This process's CPU seconds of training in the run (across resumes), without the exploitability
+        measurements: the figure the equilibrium recipe's budget counts."""
+        return round(self.cpu_before + time.process_time() - self.cpu_started - self.exploitability_cpu, 2)
 
     def run(self) -> Path:
         """Train to ``total_steps`` (or the time limit); SIGINT or SIGTERM end the run after the current step or
@@ -559,6 +680,7 @@ class BatchedTrainer:
             self.writer = SummaryWriter(str(self.out / "tb"))
         core = self.core
         core.start_clock()
+        self.cpu_started, self.exploitability_cpu = time.process_time(), 0.0
         for table in self.tables:
             self._start(table)
         last_saved = None
@@ -587,6 +709,7 @@ class BatchedTrainer:
         games = self.recent
         row = {
             **self.core.row(),
+            "cpu_s": self.cpu_seconds(),
             "episodes": self.episodes,
             "truncated": self.truncated,
             "ep_length_mean": float(np.mean([g["length"] for g in games])) if games else "",
@@ -608,8 +731,9 @@ PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "truncated", "ep_length_mean", "learner_win_rate",
     "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
     "env_share", "inference_share", "teacher_share", "update_share", "imitation_weight", "imitation_loss",
-    "teacher_agreement", "epochs",
+    "teacher_agreement", "epochs", "cpu_s", "ent_coef", "kl_rollout", "kl_magnet",
 ]  # fmt: skip
+EXPLOITABILITY_COLUMNS = ["step", "seconds", "cpu_s", "exploitability", "nash_conv", "first_seat_value", "entropy"]
 
 
 def train_batched(config: BatchedConfig, resume: bool = False, progress_bar: bool = True) -> Path:

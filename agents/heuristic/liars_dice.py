@@ -29,7 +29,7 @@ import functools
 import numpy as np
 
 from bidbluff.agents.base import SeededAgent, legal_ids
-from bidbluff.envs.liars_dice.codec import CODEC, FACE_SLOTS, LAYOUT
+from bidbluff.envs.liars_dice.codec import CODEC, FACE_SLOTS, LAYOUT, full
 from bidbluff.envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 _BID, _EXACT, _LIAR = CODEC.offset["bid"], CODEC.offset["exact"], CODEC.offset["liar"]
@@ -99,7 +99,7 @@ class LiarsDiceHeuristic(SeededAgent):
     # -- reading the observation ------------------------------------------------
     @staticmethod
     def read(obs: np.ndarray) -> dict:
-        view = LAYOUT.view(obs)
+        view = LAYOUT.view(full(obs))
         present, sizes, held = view.present.tolist(), view.counts("dice").tolist(), view.special_dice.tolist()
         # (kind, face) of the special dice in the own cup: relative seat 0's special dice are ours
         mine = zip(SPECIALS, _FACE_FIELDS, held[0], strict=True)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from bidbluff.agents.heuristic.liars_dice import _COUNTING, LiarsDiceHeuristic, counts_toward
-from bidbluff.envs.liars_dice.codec import FACE_SLOTS, LAYOUT
+from bidbluff.envs.liars_dice.codec import FACE_SLOTS, LAYOUT, full
 from bidbluff.envs.lying_pirates.dice import FACES, SPECIALS, Die
 
 
@@ -110,7 +110,7 @@ class LiarsDiceBayes(LiarsDiceHeuristic):
     @staticmethod
     def _bets_by_seat(obs: np.ndarray) -> dict[int, list[int]]:
         """Relative seat -> the faces (0-based) of every bet it made this phase."""
-        _, faces, seats = np.nonzero(LAYOUT.view(obs).history > 0.5)
+        _, faces, seats = np.nonzero(LAYOUT.view(full(obs)).history > 0.5)
         out: dict[int, list[int]] = {}
         for face, seat in zip(faces.tolist(), seats.tolist(), strict=True):
             out.setdefault(seat, []).append(face)
@@ -147,7 +147,7 @@ class LiarsDiceBayes(LiarsDiceHeuristic):
     @staticmethod
     def read(obs: np.ndarray) -> dict:
         seen = LiarsDiceHeuristic.read(obs)
-        view = LAYOUT.view(obs)
+        view = LAYOUT.view(full(obs))
         present, sizes, held = view.present.tolist(), view.counts("dice").tolist(), view.special_dice.tolist()
         cups = []  # (relative seat, crew dice, special die kinds) of every other cup
         for rel in range(1, len(present)):

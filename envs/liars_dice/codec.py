@@ -13,7 +13,9 @@ Observation (float32, 1,308 values in [0, 1]): ``LAYOUT``, the observer's own
 dice, a block per seat (6, relative to the observer), then the table: dice in
 play, the last bet and the full bet history (for each possible bet, which seat
 made it); ``LAYOUT.describe()`` is the table in ``envs/liars_dice/env.py``'s
-docstring.
+docstring.  The compact observation (``observation="compact"``) is the same vector
+cut to the values a table of that many dice (with or without special dice) can set
+(``compact_columns``): a small table's network then reads a few hundred inputs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 
 from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
 from bidbluff.envs.core.fields import Block, Field, Layout
-from bidbluff.envs.liars_dice.game import MAX_PLAYERS, MAX_QUANTITY, BettingGameState
+from bidbluff.envs.liars_dice.game import MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, BettingGameState
 from bidbluff.envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
 from bidbluff.envs.lying_pirates.dice import SPECIALS, Die
 
@@ -170,4 +172,48 @@ def encode(state: BettingGameState, seat: int) -> np.ndarray:
         out[_LAST_FACE + f - 1] = 1.0
         for who, q, f in bids:
             out[_HISTORY_AT + ((q - 1) * FACE_SLOTS + f - 1) * MAX_PLAYERS + (who - seat) % n] = 1.0
+    return out
+
+
+OBSERVATIONS = ("full", "compact")
+
+
+@lru_cache(maxsize=16)
+def compact_columns(dice: int, specials: bool = False) -> np.ndarray:
+    """The positions of ``LAYOUT`` that a table of up to six captains with ``dice`` crew dice each (and, with
+    ``specials``, any of the special dice) can set, in layout order: the compact observation is
+    ``encode(...)[compact_columns(...)]``.  Bets above the dice in play, and the special dice's fields in a
+    game without them, are always zero there.  Every (dice, specials) gives a size of its own, so a reader
+    of the compact vector knows its table from its length (``full``)."""
+    top = MAX_PLAYERS * dice + (len(SPECIALS) if specials else 0)
+    kinds = [int(kind) for kind in SPECIALS] if specials else []
+    keep = list(range(_CREW_FACES, _CREW_FACES + FACE_SLOTS))
+    for kind in kinds:
+        keep += range(_SPECIAL_AT[kind], _SPECIAL_AT[kind] + 1 + FACE_SLOTS)
+    for rel in range(MAX_PLAYERS):
+        at = rel * SEAT  # the seat fields are at copy 0; copy k is SEAT values on
+        keep += [at + _PRESENT, at + _BETTOR, at + _DICE]
+        keep += [at + _SEAT_SPECIAL_AT[kind] for kind in kinds]
+    keep += [_IN_PLAY, _LAST_QUANTITY, *range(_LAST_FACE, _LAST_FACE + FACE_SLOTS)]
+    keep += range(_HISTORY_AT, _HISTORY_AT + top * FACE_SLOTS * MAX_PLAYERS)
+    return np.array(sorted(keep), dtype=np.int64)
+
+
+_COMPACT_BY_SIZE = {
+    len(compact_columns(dice, specials)): compact_columns(dice, specials)
+    for dice in range(1, MAX_DICE + 1)
+    for specials in (False, True)
+}
+
+
+def full(obs: np.ndarray) -> np.ndarray:
+    """``obs`` in the full layout: as it is, or a compact observation put back in place (the values it
+    drops are zero).  What the heuristics and the information-set keys read."""
+    if len(obs) == OBSERVATION_SIZE:
+        return obs
+    columns = _COMPACT_BY_SIZE.get(len(obs))
+    if columns is None:
+        raise ValueError(f"an observation of {len(obs)} values is neither liars_dice_v0's full one nor a compact one")
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out[columns] = obs
     return out

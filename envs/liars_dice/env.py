@@ -1,7 +1,7 @@
 """
 # Liar's dice (Lying Pirates' Betting phase)
 
-| Import             | `from envs import liars_dice_v0`                   |
+| Import             | `from bidbluff.envs import liars_dice_v0`                   |
 |--------------------|----------------------------------------------------|
 | Actions            | Discrete                                           |
 | Parallel API       | No                                                 |
@@ -25,6 +25,16 @@ loses and the previous bettor wins.  `preset="classic"` plays OpenSpiel's
 each seat's dice count and special dice, the last bet and the whole bet
 history with who made each bet (seats relative to the observer).  See
 `bidbluff.envs.liars_dice.codec`.
+
+`observation="compact"` (opt-in; the default is `"full"`): the same vector cut
+to the values a table of `dice` crew dice per captain (with or without special
+dice) can set (`codec.compact_columns`): bets above the dice in play and the
+special dice's fields in a game without them are dropped, in layout order,
+scales unchanged (248 values at 1 die without special dice, for either preset;
+`codec.full` puts one back in the full layout).  The spaces are
+chosen when the env is made; a reset may not change `dice` or `specials`.  A
+network trained on it plays only that table; the shipped networks use `"full"`,
+one network for every table size.
 
 The vector field by field (`bidbluff.envs.liars_dice.codec.LAYOUT`; `at` is the first value's position, a
 seat block's copy 0; a test keeps this table equal to `LAYOUT.describe()`):
@@ -67,7 +77,7 @@ from bidbluff.envs.core.aec import BoardGameEnv, wrap
 from bidbluff.envs.core.codec import Action, ActionCodec
 from bidbluff.envs.core.game import Game, GameState
 from bidbluff.envs.liars_dice import codec as ld_codec
-from bidbluff.envs.liars_dice.game import BettingGameState, new_game
+from bidbluff.envs.liars_dice.game import MAX_DICE, BettingGameState, new_game
 from bidbluff.envs.liars_dice.render import render_state
 
 
@@ -83,17 +93,54 @@ class LiarsDiceGame(Game):
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
         {"num_players": 2, "dice": 1, "preset": "classic"},
         {"num_players": 4, "dice": 3, "specials": ("pirate king", "mermaid", "cursed", "ghost")},
+        {"num_players": 2, "dice": 1, "preset": "classic", "observation": "compact"},
     )
     state_class: ClassVar[type[GameState]] = BettingGameState
 
+    def __init__(self, **defaults: Any) -> None:
+        super().__init__(**defaults)
+        self.observation = defaults.get("observation", "full")
+        if self.observation not in ld_codec.OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(ld_codec.OBSERVATIONS)}, not {self.observation!r}")
+        self.columns = None
+        if self.observation == "compact":
+            # The spaces are chosen once, from the table's dice and special dice (a reset cannot change them).
+            self.columns = ld_codec.compact_columns(self._dice(defaults), bool(self._specials(defaults)))
+            self.observation_size = len(self.columns)
+
+    @staticmethod
+    def _dice(options: dict[str, Any]) -> int:
+        dice = options.get("dice", 5)
+        if not isinstance(dice, int) or isinstance(dice, bool) or not 1 <= dice <= MAX_DICE:
+            raise ValueError(f"dice must be 1..{MAX_DICE}, not {dice!r}")
+        return dice
+
+    @staticmethod
+    def _specials(options: dict[str, Any]) -> tuple[str, ...]:
+        specials = options.get("specials", ())
+        if isinstance(specials, str) or not all(isinstance(name, str) for name in specials):
+            raise ValueError(f"specials must be a list of special dice's names, not {specials!r}")
+        return tuple(sorted(name.lower() for name in specials))
+
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> BettingGameState:
+        options = self.options(**options)
+        if options.pop("observation", "full") != self.observation:
+            raise ValueError(f"{self.name}: the observation is chosen when the env is made, not at reset")
+        if self.columns is not None and (
+            self._dice(options) != self._dice(self.defaults) or self._specials(options) != self._specials(self.defaults)
+        ):
+            raise ValueError(
+                f"{self.name} with observation='compact' is made for {self._dice(self.defaults)} dice and its "
+                f"special dice; a reset cannot change them (make a new env)"
+            )
         return new_game(num_players, rng, **options)
 
     def render(self, state: BettingGameState, seat: int | None = None) -> str:
         return render_state(state, seat)
 
     def encode(self, state: BettingGameState, seat: int) -> np.ndarray:
-        return ld_codec.encode(state, seat)
+        full = ld_codec.encode(state, seat)
+        return full if self.columns is None else full[self.columns]
 
     def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
         return ld_codec.action_to_id(action)
@@ -113,7 +160,7 @@ class LiarsDiceGame(Game):
         return super().final_rewards(state, mode)
 
     def setup_options(self) -> tuple[str, ...]:
-        return ("dice", "specials", "preset")
+        return ("dice", "specials", "preset", "observation")
 
 
 class raw_env(BoardGameEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from bidbluff.envs.liars_dice.codec import LAYOUT
+from bidbluff.envs.liars_dice.codec import LAYOUT, full
 from bidbluff.envs.lying_pirates.dice import DIE_NAMES, SPECIALS
 
 
@@ -53,7 +53,7 @@ def from_observation(observation: np.ndarray, seat: int | None = None) -> str:
     the seat to bet: seat 0 opens and every seat bets in turn, so that is the number of bets so far modulo
     the seats.
     """
-    view = LAYOUT.view(np.asarray(observation))
+    view = LAYOUT.view(full(np.asarray(observation)))
     n = int((view.present > 0.5).sum())
     # Bets only ever rise in (quantity, face) order, so the order of the bet grid is the order they were made.
     made = list(zip(*np.nonzero(view.history), strict=True))

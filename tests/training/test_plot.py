@@ -36,6 +36,17 @@ def test_plot_writes_every_curve(progress: str, tmp_path, capsys) -> None:
     assert len(capsys.readouterr().out.split()) == 4
 
 
+def test_plot_draws_the_exploitability_when_the_run_measured_it(tmp_path) -> None:
+    (tmp_path / "progress.csv").write_text(BATCHED)
+    (tmp_path / "exploitability.csv").write_text(
+        "step,seconds,cpu_s,exploitability,nash_conv,first_seat_value,entropy\n100,1,0.9,0.4,0.8,0.1,1.2\n"
+        "200,2,1.8,0.1,0.2,0.05,0.9\n"
+    )
+    assert main(["plot", str(tmp_path)]) == 0
+    assert (tmp_path / "plots" / "exploitability.png").read_bytes().startswith(PNG)
+    assert not (tmp_path / "plots" / "win_share.png").exists()
+
+
 def test_plot_refuses_a_directory_that_is_no_run(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit):
         main(["plot", str(tmp_path)])

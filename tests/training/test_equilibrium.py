@@ -1,0 +1,124 @@
+"""The batched trainer's equilibrium terms (MMD: the reverse KL from the rollout's policy and toward a trailing
+magnet, an annealed entropy, a ReLU choice, the compact observation) and its exact exploitability at each
+checkpoint, with the CPU time it leaves out."""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import pytest
+import torch
+
+from bidbluff import agents
+from bidbluff.agents.networks import ActorCritic
+from bidbluff.agents.policy import load_trainer_state, read_sidecar
+from bidbluff.training.batched import BatchedConfig, BatchedTrainer, reverse_kl, trail
+
+pytest.importorskip("pyspiel")
+
+SMALL = {"dice": 1}
+
+
+def test_reverse_kl_by_hand_over_the_legal_actions_only():
+    policy = torch.log(torch.tensor([[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]]).clamp_min(1e-30))
+    reference = torch.log(torch.tensor([[0.25, 0.75, 0.0], [1 / 3, 1 / 3, 1 / 3]]).clamp_min(1e-30))
+    mask = torch.tensor([[True, True, False], [True, True, True]])
+    by_hand = (0.5 * math.log(0.5 / 0.25) + 0.5 * math.log(0.5 / 0.75) + 0.0) / 2
+    assert float(reverse_kl(policy, reference, mask)) == pytest.approx(by_hand, rel=1e-6)
+    assert float(reverse_kl(policy, policy, mask)) == 0.0
+
+
+def test_the_magnet_trails_the_network():
+    net, magnet = ActorCritic(6, 3, 0, [4]), ActorCritic(6, 3, 0, [4])
+    before = [p.clone() for p in magnet.parameters()]
+    trail(magnet, net, 0.25)
+    for was, now, target in zip(before, magnet.parameters(), net.parameters(), strict=True):
+        assert torch.allclose(now, was + 0.25 * (target - was))
+    trail(magnet, net, 1.0)
+    assert all(torch.equal(a, b) for a, b in zip(magnet.parameters(), net.parameters(), strict=True))
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def config(tmp_path, **extra):
+    base = dict(
+        env="liars_dice_v0", players=2, env_options={**SMALL, "observation": "compact"}, opponents=[],
+        pool_fraction=0.0, pool_max=0, num_games=16, rollout_steps=512, minibatch_size=256, n_epochs=2, trunk=0,
+        net_arch=[32, 32], activation="relu", total_steps=1024, checkpoint_every=512, eval_games=0,
+        exploitability=True, kl_coef=0.1, magnet_coef=0.1, magnet_rate=0.5, ent_coef=0.05, ent_coef_final=0.0,
+        out=str(tmp_path / "run"),
+    )  # fmt: skip
+    return BatchedConfig(**{**base, **extra})
+
+
+def test_the_terms_are_trained_logged_and_resumed(tmp_path):
+    trainer = BatchedTrainer(config(tmp_path), progress_bar=False)
+    assert trainer.entropy_coefficient() == 0.05
+    trainer.run()
+    assert trainer.entropy_coefficient() == 0.0  # annealed to the final value at total_steps
+    rows = read_csv(tmp_path / "run" / "progress.csv")
+    assert [float(r["ent_coef"]) for r in rows] == [0.05, 0.025]
+    assert all(float(r["kl_rollout"]) >= 0 and float(r["kl_magnet"]) > 0 for r in rows)
+    exploit = read_csv(tmp_path / "run" / "exploitability.csv")
+    assert [int(r["step"]) for r in exploit] == [512, 1024]
+    assert 0 < float(exploit[-1]["exploitability"]) < 1
+    assert float(exploit[-1]["cpu_s"]) <= float(rows[-1]["cpu_s"]) + 1.0
+    final = tmp_path / "run" / "final.zip"
+    meta = read_sidecar(final)
+    assert meta["network"]["activation"] == "relu" and meta["observation_shape"] == [248]
+    assert meta["exploitability"]["step"] == 1024
+    saved = load_trainer_state(final)
+    for key, tensor in trainer.magnet.state_dict().items():
+        assert torch.equal(saved["magnet"][key], tensor)
+
+    resumed = BatchedTrainer(config(tmp_path, total_steps=1536), resume=True, progress_bar=False)
+    for key, tensor in resumed.magnet.state_dict().items():
+        assert torch.equal(saved["magnet"][key], tensor), "a resumed run trails the magnet it saved"
+    assert resumed.cpu_before == saved["cpu_s"] > 0
+    resumed.run()
+    exploit = read_csv(tmp_path / "run" / "exploitability.csv")
+    assert [int(r["step"]) for r in exploit] == [512, 1024, 1536]
+    assert float(exploit[-1]["cpu_s"]) > float(exploit[1]["cpu_s"]), "the CPU time carries on across a resume"
+
+
+def test_the_probe_agrees_with_the_exploitability_command(tmp_path):
+    """The in-training measurement (one forward pass over every information state) and the command's
+    (the checkpoint played as it samples, through the env's observation) give the same figure."""
+    from bidbluff.training.exploitability import ExploitabilityProbe, game_tree, nash_conv, tabulate
+
+    trainer = BatchedTrainer(config(tmp_path, total_steps=512), progress_bar=False)
+    trainer.run()
+    final = str(tmp_path / "run" / "final.zip")
+    probe = ExploitabilityProbe("liars_dice_v0", [2], {**SMALL, "observation": "compact"}).measure(trainer.net)
+    agent = agents.make(f"{final}:sample", env_name="liars_dice_v0", seed=0)
+    tree = game_tree(2, 1, "lying_pirates", ())
+    exact = nash_conv(tree, tabulate(agent, tree).policy)
+    assert probe["exploitability"] == pytest.approx(exact.exploitability, abs=1e-5)
+
+
+def test_the_probe_refuses_tables_it_cannot_solve():
+    from bidbluff.training.exploitability import ExploitabilityProbe
+
+    with pytest.raises(ValueError, match="at 2 players"):
+        ExploitabilityProbe("liars_dice_v0", [2, 3], SMALL)
+    with pytest.raises(ValueError, match="at 2 players"):
+        ExploitabilityProbe("spytails_v0", [2], {})
+
+
+def test_a_compact_network_of_another_table_is_refused(tmp_path):
+    from types import SimpleNamespace
+
+    from bidbluff.training.exploitability import observation_columns
+
+    trainer = BatchedTrainer(config(tmp_path, total_steps=512, exploitability=False), progress_bar=False)
+    trainer.run()
+    agent = agents.make(str(tmp_path / "run" / "final.zip"), env_name="liars_dice_v0")
+    one_die = SimpleNamespace(setting=SimpleNamespace(dice=1, specials=()))
+    assert len(observation_columns(agent, one_die)) == 248
+    with pytest.raises(ValueError, match="compact observation of 1 dice"):
+        observation_columns(agent, SimpleNamespace(setting=SimpleNamespace(dice=2, specials=())))
+    assert observation_columns(agents.make("random"), one_die) is None
