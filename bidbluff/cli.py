@@ -255,25 +255,34 @@ def serve_command(args: argparse.Namespace) -> int:
 def exploitability_parser(sub: Subparsers) -> None:
     exploit = sub.add_parser(
         "exploitability",
-        help="exact exploitability and NashConv of an agent on a small table (OpenSpiel; needs the openspiel extra)",
-        description="The agent's policy is read at every information state (from the "
-        "observation and mask of that state) and OpenSpiel's best response plays against it "
-        "from each seat.  2 players x 1 die takes seconds to a few minutes; 3 players or 2 "
-        "dice do not fit.",
+        help="how exploitable an agent is: exact on a small Liar's dice table (OpenSpiel), or by a learned "
+        "best response in any game at any table size",
+        description="--method exact (the default for liars_dice_v0): the agent's policy is read at every "
+        "information state and OpenSpiel's best response plays against it from each seat (2 players x 1 die: "
+        "seconds to a few minutes; larger tables do not fit).  --method learned (the default elsewhere): an "
+        "exploiter is trained against frozen copies of the agent for --steps decisions, then plays them on "
+        "fresh, fairly seated deals for --games games; its gain over the equal share is a lower bound on the "
+        "agent's exploitability at that budget.",
     )
-    exploit.add_argument("env", choices=("liars_dice_v0",))
+    exploit.add_argument("env", choices=envs.ENVS)
     exploit.add_argument("--agent", required=True, help="agent spec (random, heuristic, cfr, shipped, a checkpoint)")
-    exploit.add_argument("--players", type=int, default=2, help="seats (default 2)")
-    exploit.add_argument("--dice", type=int, default=1, help="crew dice per seat (default 1)")
+    exploit.add_argument("--method", choices=("exact", "learned"), help="default: exact for liars_dice_v0")
+    exploit.add_argument("--players", type=int, help="seats (default: 2 for exact, else the game's default)")
+    exploit.add_argument("--dice", type=int, default=1, help="exact: crew dice per seat (default 1)")
     exploit.add_argument("--preset", choices=("lying_pirates", "classic"), default="lying_pirates")
-    exploit.add_argument("--specials", default="", help="special dice, comma-separated (e.g. 'mermaid,ghost')")
+    exploit.add_argument("--specials", default="", help="exact: special dice, comma-separated (e.g. 'mermaid,ghost')")
     exploit.add_argument(
         "--samples",
         type=int,
         default=200,
-        help="acts per information state for agents that do not say their probabilities",
+        help="exact: acts per information state for agents that do not say their probabilities",
     )
-    exploit.add_argument("--seed", type=int, default=0, help="the agent's seed")
+    exploit.add_argument("--steps", type=int, default=300_000, help="learned: the exploiter's training decisions")
+    exploit.add_argument("--seconds", type=float, help="learned: also stop its training after this many seconds")
+    exploit.add_argument("--games", type=int, default=2_000, help="learned: measuring games (default 2000)")
+    exploit.add_argument("--init", default="", help="learned: a checkpoint the exploiter starts from")
+    exploit.add_argument("--out", help="learned: the exploiter's run folder (default runs/exploit-...; resumed)")
+    exploit.add_argument("--seed", type=int, default=0, help="the agent's seed (learned: also the run's)")
     exploit.add_argument("--json", metavar="PATH", help="also write the figures as JSON ('-': stdout)")
     add_env_options(exploit)
     exploit.set_defaults(run=exploitability_command)
@@ -281,8 +290,33 @@ def exploitability_parser(sub: Subparsers) -> None:
 
 def exploitability_command(args: argparse.Namespace) -> int:
     from bidbluff.arena.report import write_text
+
+    method = args.method or ("exact" if args.env == "liars_dice_v0" else "learned")
+    if method == "learned":
+        from bidbluff.training.exploiter import learned_exploitability, print_learned
+
+        record = learned_exploitability(
+            args.agent,
+            args.env,
+            args.players,
+            env_options(args),
+            steps=args.steps,
+            seconds=args.seconds,
+            games=args.games,
+            seed=args.seed,
+            out=args.out,
+            init=args.init,
+        )
+        if args.json:
+            write_text(args.json, json.dumps(record, indent=2) + "\n")
+        print_learned(record)
+        return 0
     from bidbluff.training.exploitability import print_report, report
 
+    if args.env != "liars_dice_v0":
+        raise ValueError(
+            f"--method exact solves liars_dice_v0's small tables only; for {args.env} use --method learned"
+        )
     specials_flag = [name.strip() for name in args.specials.split(",") if name.strip()]
     options = {"dice": args.dice, "preset": args.preset, "specials": specials_flag, **env_options(args)}
     if set(options) - {"dice", "preset", "specials"}:
@@ -293,7 +327,7 @@ def exploitability_command(args: argparse.Namespace) -> int:
     specials = options["specials"]
     specials = tuple(specials.split(",") if isinstance(specials, str) else specials)
     record = report(
-        args.agent, args.players, int(options["dice"]), str(options["preset"]), specials, args.samples, args.seed
+        args.agent, args.players or 2, int(options["dice"]), str(options["preset"]), specials, args.samples, args.seed
     )
     if args.json:
         write_text(args.json, json.dumps(record, indent=2) + "\n")

@@ -161,6 +161,13 @@ class BatchedConfig:
     )
     imitate_coef: float = field(default=1.0, metadata={"help": "initial weight of the imitation (cross-entropy) loss"})
     pool_fraction: float = field(default=0.25, metadata={"help": "share of seats given to pool opponents"})
+    learner_seats: str = field(
+        default="any",
+        metadata={
+            "help": "any: pool_fraction of the seats go to the league, the rest to the learner; one: the learner "
+            "sits in one seat of every game (drawn), the league in all the others (an exploiter's training)"
+        },
+    )
     pool_max: int = field(default=10, metadata={"help": "newest snapshots kept in the pool"})
     pfsp_power: float = field(default=2.0, metadata={"help": "PFSP weight exponent: (1 - learner win rate)^p"})
     seed: int = field(default=0, metadata={"help": "seeds torch, the deals, the seating and the opponents"})
@@ -321,6 +328,10 @@ class BatchedTrainer:
     def __init__(self, config: BatchedConfig, resume: bool = False, progress_bar: bool = True) -> None:
         if not 0.0 <= config.pool_fraction < 1.0:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
+        if config.learner_seats not in ("any", "one"):
+            raise ValueError(f"learner_seats must be any or one, not {config.learner_seats!r}")
+        if config.learner_seats == "one" and not config.opponents and config.pool_max <= 0:
+            raise ValueError("learner_seats=one needs opponents for the other seats: --opponents or pool_max > 0")
         if config.pool_fraction > 0 and not config.opponents and config.pool_max <= 0:
             raise ValueError("pool_fraction > 0 needs pool opponents: --opponents or pool_max > 0")
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size", "n_epochs", "checkpoint_every"):
@@ -414,7 +425,11 @@ class BatchedTrainer:
     def _start(self, table: Table) -> None:
         n = self.sizes[int(self.rng.integers(len(self.sizes)))] if len(self.sizes) > 1 else self.sizes[0]
         table.env = table.envs[n]
-        seats = seat_table(self.rng, n, self.config.pool_fraction, lambda: self.league.draw(self.rng))
+        if self.config.learner_seats == "one":
+            seats = [self.league.draw(self.rng) for _ in range(n)]
+            seats[int(self.rng.integers(n))] = LEARNER
+        else:
+            seats = seat_table(self.rng, n, self.config.pool_fraction, lambda: self.league.draw(self.rng))
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
         table.players = [self.league.baselines.get(s) for s in seats]
         table.env.reset(seed=int(self.rng.integers(2**31 - 1)))
