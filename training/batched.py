@@ -131,8 +131,19 @@ class BatchedConfig:
         metadata={"help": "weight of the reverse KL toward the magnet, a trailing copy of the network (MMD)"},
     )
     magnet_rate: float = field(
-        default=0.05,
+        default=0.002,
         metadata={"help": "after each update the magnet's weights move this share of the way to the network's"},
+    )
+    magnet_every: int = field(
+        default=0,
+        metadata={"help": "instead: the magnet becomes a copy of the network every this many updates (0: trail)"},
+    )
+    normalize_advantages: bool = field(
+        default=True,
+        metadata={
+            "help": "divide each minibatch's advantages by their spread (off: the coefficients keep one meaning "
+            "whatever the outcome noise; rewards are already +-1)"
+        },
     )
     vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
@@ -368,6 +379,7 @@ class BatchedTrainer:
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch, config.activation)
         self.magnet = frozen(self.net) if config.magnet_coef > 0 else None  # starts near uniform, then trails
         self.exploitability_cpu = self.cpu_before = 0.0
+        self.updates = 0  # since the run began (the magnet's refresh counts them)
         self.cpu_started = time.process_time()
         optimizer_state = None
         if self.core.resumed is not None:
@@ -381,6 +393,7 @@ class BatchedTrainer:
                     raise FileNotFoundError(f"--resume: {path.name} holds no magnet for --magnet-coef")
                 self.magnet.load_state_dict(own["magnet"])
             self.cpu_before = float(own.get("cpu_s", 0.0))
+            self.updates = int(own.get("updates", 0))
         elif config.init:
             start_from(self.net, Path(config.init), config)
             if self.magnet is not None:
@@ -565,7 +578,8 @@ class BatchedTrainer:
                 idx = order[start : start + c.minibatch_size]
                 new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx])
                 adv = advantages[idx]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
+                if c.normalize_advantages and len(idx) > 1:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 loss, stats = ppo_loss(
                     new.log_prob,
                     old_log_probs[idx],
@@ -604,8 +618,13 @@ class BatchedTrainer:
             if c.target_kl is not None and float(np.mean(epoch_kl)) > c.target_kl:
                 break  # the policy moved as far from the rollout's as this update may take it
         out = {key: value / max(batches, 1) for key, value in totals.items()}
+        self.updates += 1
         if self.magnet is not None:
-            trail(self.magnet, self.net, c.magnet_rate)
+            if c.magnet_every > 0:
+                if self.updates % c.magnet_every == 0:
+                    self.magnet.load_state_dict(self.net.state_dict())
+            else:
+                trail(self.magnet, self.net, c.magnet_rate)
         out["ent_coef"] = ent_coef
         out["explained_variance"] = explained_variance(r.values[:n], r.returns[:n])
         out["imitation_weight"] = imitation
@@ -661,7 +680,7 @@ class BatchedTrainer:
         )
         if self.exploits is not None:
             meta["exploitability"] = self.measure_exploitability()
-        own: dict[str, Any] = {"cpu_s": self.cpu_seconds()}
+        own: dict[str, Any] = {"cpu_s": self.cpu_seconds(), "updates": self.updates}
         if self.magnet is not None:
             own["magnet"] = self.magnet.state_dict()
         return save_checkpoint(path, self.net, meta, self.optimizer.state_dict(), own)

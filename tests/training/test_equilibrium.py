@@ -85,6 +85,18 @@ def test_the_terms_are_trained_logged_and_resumed(tmp_path):
     assert float(exploit[-1]["cpu_s"]) > float(exploit[1]["cpu_s"]), "the CPU time carries on across a resume"
 
 
+def test_a_copied_magnet_is_refreshed_every_so_many_updates(tmp_path):
+    trainer = BatchedTrainer(
+        config(tmp_path, total_steps=1536, magnet_every=2, kl_coef=0.0, exploitability=False), progress_bar=False
+    )
+    first = {k: v.clone() for k, v in trainer.magnet.state_dict().items()}
+    trainer.run()  # three updates: the magnet was copied after the second
+    assert trainer.updates == 3
+    assert not all(torch.equal(first[k], v) for k, v in trainer.magnet.state_dict().items())
+    saved = load_trainer_state(tmp_path / "run" / "final.zip")
+    assert saved["updates"] == 3
+
+
 def test_the_probe_agrees_with_the_exploitability_command(tmp_path):
     """The in-training measurement (one forward pass over every information state) and the command's
     (the checkpoint played as it samples, through the env's observation) give the same figure."""
