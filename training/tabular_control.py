@@ -431,8 +431,10 @@ class TabularControl:
     expectation), with MMD's reverse-KL-to-magnet term as an option."""
 
     def __init__(self, tree: Tree, config: ControlConfig) -> None:
-        if config.mode not in ("sampled", "exact"):
-            raise ValueError(f"mode must be sampled or exact, not {config.mode!r}")
+        if config.mode not in ("sampled", "exact", "closed"):
+            raise ValueError(f"mode must be sampled, exact or closed, not {config.mode!r}")
+        if config.mode == "closed" and config.policy_net:
+            raise ValueError("the closed-form MMD step needs the table, not a network")
         self.tree, self.config = tree, config
         self.rng = np.random.default_rng(config.seed)
         torch.manual_seed(config.seed)
@@ -652,6 +654,19 @@ class TabularControl:
             stats = {"policy_loss": float(policy_loss.detach()), "entropy": float((weight * ent_rows).sum().detach())}
         return stats
 
+    def update_closed(self, ev: Evaluation, policy: np.ndarray, ent_coef: float, kl_coef: float) -> None:
+        """MMD's closed-form step at every information state (Sokota et al., behavioural form with on-policy Q):
+        ``pi' = argmax <pi, Q> - ent_coef H(pi) ... - kl_coef KL(pi || magnet) - KL(pi || pi_t) / lr``, i.e.
+        ``log pi' ~ (log pi_t + lr (Q + kl_coef log magnet)) / (1 + lr (ent_coef + kl_coef))``, in payoff units
+        (no advantage normalisation; ``learning_rate`` is the step ``eta``)."""
+        eta = self.learning_rate()
+        with torch.no_grad():
+            log_pi = torch.log(torch.where(self.mask, torch.from_numpy(policy), torch.ones(1, dtype=torch.float64)))
+            log_magnet = self.log_policy(self.magnet)
+            q = torch.from_numpy(np.where(self.tree.mask, ev.q, 0.0))
+            new = (log_pi + eta * (q + kl_coef * log_magnet)) / (1.0 + eta * (ent_coef + kl_coef))
+            self.logits.copy_(torch.where(self.mask, new, torch.zeros_like(new)))
+
     # -- the run ---------------------------------------------------------------------------------------
     def iterate(self) -> dict[str, float]:
         """One rollout (or its expectation) and one update; returns its statistics."""
@@ -664,8 +679,11 @@ class TabularControl:
         ev = evaluate(self.tree, policy)
         self.average += ev.own_reach[:, None] * policy
         row: dict[str, float] = {"ent_coef": ent_coef, "kl_coef": kl_coef, "learning_rate": self.learning_rate()}
-        if c.mode == "exact":
-            row |= self.update_exact(ev, policy, ent_coef, kl_coef)
+        if c.mode in ("exact", "closed"):
+            if c.mode == "exact":
+                row |= self.update_exact(ev, policy, ent_coef, kl_coef)
+            else:
+                self.update_closed(ev, policy, ent_coef, kl_coef)
             self.steps += c.rollout_steps
             adv = ev.advantages
             for seat in (0, 1):

@@ -33,6 +33,12 @@ def read(path: str) -> dict[str, list[float]]:
     return out
 
 
+def series(x: list[float], y: list[float]) -> tuple[list[float], list[float]]:
+    """The points of ``y`` that were measured (the batched driver measures every few updates)."""
+    pts = [(a, b) for a, b in zip(x, y, strict=False) if not math.isnan(b)]
+    return [a for a, _ in pts], [b for _, b in pts]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", help="label=path.csv")
@@ -64,10 +70,11 @@ def main(argv: list[str] | None = None) -> int:
                 ax.axhline(0.05, color="grey", lw=0.6, ls=":")
                 ax.axhline(0.01, color="grey", lw=0.6, ls=":")
             elif panel == "entropy":
-                ax.plot(x, data["onpolicy_entropy"], color=color)
+                ax.plot(*series(x, data["onpolicy_entropy"]), color=color)
                 ax.set_ylabel("on-policy entropy (nats)")
             elif panel == "kl":
-                ax.plot(x, [max(v, 1e-12) for v in data["kl_successive"]], color=color, lw=0.7)
+                xs, ys = series(x, data["kl_successive"])
+                ax.plot(xs, [max(v, 1e-12) for v in ys], color=color, lw=0.7)
                 ax.set_yscale("log")
                 ax.set_ylabel("on-policy KL(pi_t || pi_t+1)")
             elif panel == "adv":
@@ -77,8 +84,12 @@ def main(argv: list[str] | None = None) -> int:
                         ax.plot(x, data[key], color=color, ls=ls, lw=0.8)
                 ax.set_ylabel("advantage std, seat 0 solid / seat 1 dotted")
             elif panel == "value":
-                ax.plot(x, data["value_seat0"], color=color)
-                ax.set_ylabel("first seat's value")
+                ax.plot(*series(x, data["value_seat0"]), color=color)
+                ax.axhline(-1 / 9, color="grey", lw=0.6, ls=":")
+                ax.set_ylabel("first seat's value (dotted: equilibrium, Lying Pirates' rules)")
+            elif panel == "ev":
+                ax.plot(*series(x, data.get("explained_variance", [math.nan] * len(x))), color=color, lw=0.7)
+                ax.set_ylabel("critic's explained variance")
             ax.set_xlabel(x_key)
     axes[0][0].legend(fontsize=7)
     if args.title:
