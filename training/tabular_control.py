@@ -16,7 +16,8 @@ algorithm and removes the rest, one at a time:
   episodes from the tree (every seat the learner, as the trainer does with ``--pool-fraction 0``) until a rollout
   holds ``rollout_steps`` decisions; ``mode="exact"`` replaces the rollout by its expectation: the loss is the
   on-policy-weighted sum over every information state and action, with the true advantages ``Q - V`` (the ideal
-  critic), so there is neither sampling noise nor a learned value.
+  critic), so there is neither sampling noise nor a learned value; ``mode="closed"`` takes MMD's closed-form step
+  at every information state instead of gradient steps (the reference for what the PPO-form losses aim at).
 - The MMD variant (Sokota et al., ICLR 2023, as its deep PPO form in Rudolph et al.'s benchmark): the same loss plus
   ``kl_coef`` x the reverse KL ``KL(pi || magnet)`` at every visited information state, with the entropy bonus.
   The magnet trails the learner in logit space (``magnet_rate``: 1 = the rollout's own policy, the benchmark's
@@ -387,7 +388,7 @@ class ControlConfig:
     """One tabular run.  The defaults are the batched trainer's update as the issue configured it."""
 
     preset: str = "lying_pirates"
-    mode: str = "sampled"  # sampled | exact
+    mode: str = "sampled"  # sampled | exact | closed
     total_steps: int = 3_000_000  # decisions (in exact mode: updates x rollout_steps, for a like-for-like axis)
     rollout_steps: int = 2048
     num_games: int = 64  # games sampled side by side (sampled mode)
