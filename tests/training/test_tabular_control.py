@@ -1,0 +1,150 @@
+"""The tabular control of self-play PPO at 2 players x 1 die (``bidbluff.training.tabular_control``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from bidbluff.training import tabular_control as tc
+from bidbluff.training.exploitability import game_tree, nash_conv
+
+
+@pytest.fixture(scope="module")
+def tree() -> tc.Tree:
+    return tc.build_tree("lying_pirates")
+
+
+def exact_config(**changes) -> tc.ControlConfig:
+    base = {"mode": "exact", "total_steps": 10**9, "learning_rate": 0.01, "anneal_lr": False, "eval_every": 1}
+    return tc.ControlConfig(**(base | changes))
+
+
+def test_tree_matches_the_bridge_information_states(tree):
+    bridge = game_tree(2, 1, "lying_pirates")
+    assert set(tree.keys) == set(bridge.infostates)
+    for i, key in enumerate(tree.keys):
+        assert tree.actions[i] == bridge.infostates[key].actions
+        assert tree.player[i] == bridge.infostates[key].player
+
+
+def test_uniform_exploitability_matches_openspiel(tree):
+    uniform = tc.uniform_policy(tree)
+    theirs = nash_conv(game_tree(2, 1, "lying_pirates"), tc.policy_dict(tree, uniform))
+    assert tc.exploitability(tree, uniform) == pytest.approx(theirs.exploitability, abs=1e-9)
+    assert tc.evaluate(tree, uniform).value == pytest.approx(theirs.on_policy[0], abs=1e-9)
+
+
+def test_a_random_policy_matches_openspiel(tree):
+    rng = np.random.default_rng(3)
+    policy = rng.random(tree.mask.shape) ** 4 * tree.mask
+    policy /= policy.sum(1, keepdims=True)
+    theirs = nash_conv(game_tree(2, 1, "lying_pirates"), tc.policy_dict(tree, policy))
+    b0, b1 = tc.best_response_values(tree, policy)
+    assert [b0, b1] == pytest.approx(theirs.best_response, abs=1e-9)
+    assert tc.policy_array(tree, tc.policy_dict(tree, policy)) == pytest.approx(policy)
+
+
+def test_exact_q_values_average_to_the_game_value(tree):
+    ev = tc.evaluate(tree, tc.uniform_policy(tree))
+    first = np.flatnonzero((tree.player == 0) & (ev.visit > 0.16))  # the six opening states, 1/6 each
+    assert len(first) == 6
+    assert ev.visit[first].sum() == pytest.approx(1.0)
+    assert (ev.visit[first] * ev.v[first]).sum() == pytest.approx(ev.value)
+
+
+def test_an_exact_update_moves_probability_toward_a_positive_advantage(tree):
+    control = tc.TabularControl(tree, exact_config(n_epochs=1, clip_range=0.2))
+    before = control.policy()
+    ev = tc.evaluate(tree, before)
+    state = int(np.argmax(ev.visit * (tree.player == 0)))
+    best = int(np.argmax(np.where(tree.mask[state], ev.advantages[state], -np.inf)))
+    assert ev.advantages[state, best] > 0
+    control.iterate()
+    assert control.policy()[state, best] > before[state, best]
+
+
+def test_a_sampled_update_moves_probability_toward_a_positive_advantage(tree):
+    control = tc.TabularControl(tree, tc.ControlConfig(learning_rate=0.01, n_epochs=1))
+    state, action = 0, 1
+    batch = tc.Batch(
+        infos=np.array([state]),
+        slots=np.array([action]),
+        log_probs=np.log(control.policy()[[state], [action]]).astype(np.float32),
+        values=np.zeros(1, dtype=np.float32),
+        advantages=np.ones(1, dtype=np.float32),
+        returns=np.ones(1, dtype=np.float32),
+        seats=np.zeros(1, dtype=np.int64),
+        episodes=1,
+    )
+    before = control.policy()[state, action]
+    control.update_sampled(batch, ent_coef=0.0, kl_coef=0.0)
+    assert control.policy()[state, action] > before
+
+
+def test_mmd_with_a_huge_kl_weight_stays_at_its_magnet(tree):
+    free = tc.TabularControl(tree, exact_config(ent_coef=tc.Schedule(0.0), n_epochs=4))
+    held = tc.TabularControl(
+        tree, exact_config(ent_coef=tc.Schedule(0.0), kl_coef=tc.Schedule(1e4), magnet_rate=0.0, n_epochs=4)
+    )
+    for _ in range(3):
+        free.iterate()
+        held.iterate()
+    uniform = tc.uniform_policy(tree)
+    assert np.abs(held.policy() - uniform).max() < 0.02
+    assert np.abs(free.policy() - uniform).max() > 5 * np.abs(held.policy() - uniform).max()
+
+
+def test_sampled_batches_are_whole_self_play_episodes(tree):
+    config = tc.ControlConfig(rollout_steps=500, num_games=16, gamma=1.0, gae_lambda=1.0)
+    control = tc.TabularControl(tree, config)
+    policy = control.policy()
+    ev = tc.evaluate(tree, policy)
+    batch = control.sample(policy, exact_values=ev.v)
+    assert len(batch.infos) >= 500
+    assert set(np.unique(tree.player[batch.infos])) == {0, 1}
+    assert (tree.player[batch.infos] == batch.seats).all()
+    assert np.allclose(batch.log_probs, np.log(policy[batch.infos, batch.slots]))
+    # gamma = lambda = 1: the return of every decision is the seat's final reward, +1 or -1
+    assert set(np.round(batch.returns, 5)) <= {-1.0, 1.0}
+    assert np.allclose(batch.advantages, batch.returns - ev.v[batch.infos], atol=1e-5)
+    # decisions per episode match the tree's expectation
+    assert len(batch.infos) / batch.episodes == pytest.approx(ev.decisions_per_episode, rel=0.15)
+
+
+def test_schedules():
+    assert tc.Schedule.parse("0.1").at(0.7, 50) == 0.1
+    assert tc.Schedule.parse("linear:0.1:0.0").at(0.5, 0) == pytest.approx(0.05)
+    sqrt = tc.Schedule.parse("sqrt:0.1:0.01:0.02")
+    assert sqrt.at(0.0, 300) == pytest.approx(0.05)
+    assert sqrt.at(0.0, 10**6) == 0.02
+    with pytest.raises(ValueError):
+        tc.Schedule.parse("cosine:1")
+
+
+def test_a_short_run_logs_every_row(tree, tmp_path):
+    log = tmp_path / "log.csv"
+    rows = tc.TabularControl(tree, exact_config(total_steps=2048 * 3, eval_every=2, n_epochs=2)).run(log)
+    assert [row["update"] for row in rows] == [2, 3]
+    assert rows[-1]["exploitability"] < tc.exploitability(tree, tc.uniform_policy(tree))
+    assert log.read_text().count("\n") == 3
+
+
+def test_the_closed_form_mmd_step_improves_on_uniform(tree):
+    config = exact_config(mode="closed", learning_rate=0.05, ent_coef=tc.Schedule(0.1), total_steps=2048 * 10)
+    rows = tc.TabularControl(tree, config).run()
+    assert rows[-1]["exploitability"] < tc.exploitability(tree, tc.uniform_policy(tree)) - 0.01
+    assert rows[-1]["kl_successive"] > 0
+
+
+@pytest.mark.slow
+def test_closed_form_mmd_with_a_refreshed_magnet_converges(tree):
+    # docs/convergence.md: 0.049 at 450 steps, 0.036 at 600, 0.0103 at 1,500
+    config = exact_config(
+        mode="closed", total_steps=2048 * 600, learning_rate=0.05, ent_coef=tc.Schedule(0.0),
+        kl_coef=tc.Schedule(0.2), magnet_every=150, eval_every=600,
+    )  # fmt: skip
+    rows = tc.TabularControl(tree, config).run()
+    assert rows[-1]["exploitability"] < 0.05
+    assert rows[-1]["value_seat0"] == pytest.approx(-1 / 9, abs=0.02)
