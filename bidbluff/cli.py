@@ -356,7 +356,7 @@ def train_parser(sub: Subparsers) -> None:
 
 
 def selfplay_parser(sub: Subparsers) -> None:
-    from bidbluff.training.configs import SELFPLAY_TRAINERS, add_config_options, trainer
+    from bidbluff.training.configs import RECIPES, SELFPLAY_TRAINERS, add_config_options, trainer
 
     league = sub.add_parser(
         "selfplay",
@@ -379,6 +379,13 @@ def selfplay_parser(sub: Subparsers) -> None:
         "RLlib's PPO, on a cluster (default batched)",
     )
     add_config_options(league, *map(trainer, SELFPLAY_TRAINERS), skip=("env", "env_options"))
+    league.add_argument(
+        "--recipe",
+        choices=sorted(RECIPES),
+        help="a named set of options (the batched trainer's), under the flags given: equilibrium = "
+        "self-play toward an equilibrium at 2 players x 1 die (docs/convergence.md); the config table shows "
+        "every option it set",
+    )
     add_env_options(league)
     league.add_argument("--resume", action="store_true", help="continue the league in --out")
     league.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -390,16 +397,20 @@ def train_command(args: argparse.Namespace) -> int:
 
     SIGINT (Ctrl-C) or SIGTERM: the run saves a checkpoint and final.zip, one line says so, exit code 130.
     """
-    from bidbluff.training.configs import build_config, run_folder, trainer
+    from bidbluff.training.configs import build_config, run_folder, trainer, with_recipe
     from bidbluff.training.progress import config_table, final_steps, summary
     from bidbluff.training.run import RunInterruptedError
 
     chosen = trainer("train" if args.command == "train" else args.trainer)
     options = env_options(args)
-    skip = {"env", "command", "run", "resume", "no_progress", "trainer", "option", "env_options"}
+    skip = {"env", "command", "run", "resume", "no_progress", "trainer", "option", "env_options", "recipe"}
     given = {k: v for k, v in vars(args).items() if k not in skip}
     if options:
         given["env_options"] = options
+    if getattr(args, "recipe", None):
+        if chosen.name != "batched":
+            raise SystemExit(f"--recipe {args.recipe}: a recipe of the batched trainer, not of --trainer {chosen.name}")
+        given = with_recipe(args.recipe, given)
     out = run_folder(chosen, args.env, given.get("out"))
     config = build_config(chosen, args.env, {**given, "out": str(out)}, args.resume)
     console = Console()

@@ -59,6 +59,50 @@ def trainer(name: str) -> Trainer:
 
 SELFPLAY_TRAINERS = ("batched", "sb3", "rllib")
 
+# Named recipes: a run's options set at once (the batched trainer's); flags given on the command line win.
+# ``equilibrium``: self-play that seeks an equilibrium at 2 players x 1 die (docs/convergence.md): a reverse KL
+# toward a magnet copied from the network every 150 updates, almost no entropy, raw advantages, small careful
+# steps (PPO's clip 0.025, 8 epochs of one 2,048-decision batch), a constant learning rate, the compact
+# observation, and the exact exploitability at every checkpoint.
+RECIPES: dict[str, dict[str, Any]] = {
+    "equilibrium": {
+        "players": 2,
+        "env_options": {"dice": 1, "observation": "compact"},
+        "pool_fraction": 0.0,
+        "pool_max": 0,
+        "trunk": 128,
+        "net_arch": [128],
+        "magnet_coef": 0.2,
+        "magnet_every": 150,
+        "ent_coef": 0.005,
+        "kl_coef": 0.0,
+        "normalize_advantages": False,
+        "learning_rate": 2.5e-4,
+        "num_games": 64,
+        "rollout_steps": 2048,
+        "minibatch_size": 2048,
+        "n_epochs": 8,
+        "clip_range": 0.025,
+        "gamma": 1.0,
+        "vf_coef": 0.0625,
+        "checkpoint_every": 100_000,
+        "eval_games": 0,
+        "exploitability": True,
+    }
+}
+
+
+def with_recipe(name: str | None, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` (the flags set) over the recipe ``name``'s options; env options merge, the flags' winning."""
+    if not name:
+        return given
+    if name not in RECIPES:
+        raise SystemExit(f"--recipe {name}: no such recipe (recipes: {', '.join(RECIPES)})")
+    recipe = RECIPES[name]
+    merged = {**recipe, **given}
+    merged["env_options"] = {**recipe.get("env_options", {}), **given.get("env_options", {})}
+    return merged
+
 
 # -- flags ------------------------------------------------------------------------------
 def _int_list(text: str) -> list[int]:

@@ -134,3 +134,23 @@ def test_a_compact_network_of_another_table_is_refused(tmp_path):
     with pytest.raises(ValueError, match="compact observation of 1 dice"):
         observation_columns(agent, SimpleNamespace(setting=SimpleNamespace(dice=2, specials=())))
     assert observation_columns(agents.make("random"), one_die) is None
+
+
+def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path, capsys):
+    import json
+
+    from bidbluff.cli import main
+
+    out = tmp_path / "recipe"
+    argv = ["selfplay", "liars_dice_v0", "--recipe", "equilibrium", "--total-steps", "2048", "--checkpoint-every",
+            "2048", "--n-epochs", "1", "--option", "preset=classic", "--no-progress", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    config = json.loads((out / "config.json").read_text())
+    assert config["magnet_coef"] == 0.2 and config["magnet_every"] == 150 and config["clip_range"] == 0.025
+    assert config["n_epochs"] == 1, "a flag given wins over the recipe"
+    assert config["env_options"] == {"dice": 1, "observation": "compact", "preset": "classic"}
+    assert read_csv(out / "exploitability.csv")[0]["step"] == "2048"
+    printed = capsys.readouterr().out
+    assert "--magnet-every" in printed and "exact exploitability" in printed
+    with pytest.raises(SystemExit, match="not of --trainer sb3"):
+        main(["selfplay", "liars_dice_v0", "--trainer", "sb3", "--recipe", "equilibrium", "--out", str(tmp_path / "x")])
