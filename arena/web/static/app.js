@@ -6,6 +6,7 @@ const $ = (sel) => document.querySelector(sel);
 
 async function api(method, url, body) {
   const init = { method, headers: {} };
+  if (state.key && url.startsWith("/api/tables/")) init.headers["X-Seat-Key"] = state.key;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -126,6 +127,7 @@ async function startGame(event) {
     };
     if ($("#seed").value !== "") body.seed = Number($("#seed").value);
     const view = await api("POST", "/api/tables", body);
+    state.key = view.key;
     $("#tab-table").hidden = false;
     alertSetup("");
     show("play");
@@ -151,6 +153,8 @@ function alertSetup(message) {
 // -- the table -----------------------------------------------------------------------------------------
 function drawTable(view) {
   state.table = view;
+  document.body.dataset.waiting = view.thinking === null ? "0" : "1";
+  if (view.thinking !== null) setTimeout(() => follow(view), 0);
   const game = state.byEnv[view.env];
   $("#play-title").textContent = `${view.title} — ${view.num_players} players, you are P${view.seat}`;
   $("#status").innerHTML = `${esc(view.board.status)}${view.board.decision ? ` · <b>${esc(view.board.decision)}</b>` : ""}`
@@ -165,9 +169,17 @@ function drawTable(view) {
     result.innerHTML = `<b>${esc(view.result)}</b>${view.truncated ? " (stopped after too many moves, scored as it stood)" : ""}
       <span>Scores: ${view.scores.map((sc, s) => `P${s}${s === view.seat ? " (you)" : ""} ${sc}`).join(", ")}</span>
       ${view.saved ? `<span class="quiet">saved to ${esc(view.saved)}</span>` : ""}
-      <a id="download" href="/api/tables/${view.id}/record" download>Download the record</a>
+      <a id="download" href="#" download="${esc(view.saved || `${view.env}-${view.seed}.json`)}">Download the record</a>
       <button id="replay-this" type="button">Replay this game</button>
       <button id="again" type="button">New game</button>`;
+    $("#download").addEventListener("click", async (event) => {  // the record is asked for with the seat's key
+      const link = event.currentTarget;
+      if (link.href.startsWith("blob:")) return;
+      event.preventDefault();
+      const record = await api("GET", `/api/tables/${view.id}/record`);
+      link.href = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" }));
+      link.click();
+    });
     $("#replay-this").addEventListener("click", async () => {
       const record = await api("GET", `/api/tables/${view.id}/record`);
       openReplay({ record, name: view.saved || "this game" });
@@ -209,6 +221,17 @@ function drawMoves(view) {
     el.classList.add("legal");
     el.dataset.action = move.id;
     el.title = `${move.text} — ${el.title || ""}`;
+  }
+}
+
+// While an agent thinks, ask again: the answer comes when it has moved (or after a while, still thinking).
+async function follow(view) {
+  if (state.table !== view) return;
+  try {
+    drawTable(await api("GET", `/api/tables/${view.id}?since=${view.move_count}&wait=1`));
+  } catch (error) {
+    say("#error", error.message);
+    drawn();
   }
 }
 

@@ -144,3 +144,13 @@ def target(action: Action, seat: int) -> str | None:
 def words(kind: str, text: str) -> str:
     """A move as the log says it."""
     return text
+
+
+def notes(state: Any, seat: int, moves: list[dict[str, Any]]) -> list[str]:
+    """Why a move the rules cap or forbid is not offered now (none to say yet)."""
+    return []
+
+
+def breakdown(history: Any) -> list[dict[str, Any]] | None:
+    """How each seat's final score came about (none to say yet)."""
+    return None
