@@ -227,7 +227,7 @@ class Server:
         seat = table.seat_of_key(request.headers.get("x-seat-key"))
         if seat is None:
             raise BadRequestError("this table is seen only through a seat's own link", 403)
-        table.touched = time.time()
+        self.tables.touch(table)
         return table, seat
 
     # -- records -------------------------------------------------------------------------------------
@@ -304,8 +304,8 @@ def create_app(records_dir: str | Path | None = None, settings: Settings | None 
         since = _int(dict(request.query_params), "since", None, 0, 10**6)
         if request.query_params.get("wait") and since is not None:
             deadline = time.monotonic() + WAIT_S
-            while (
-                table.thinking is not None
+            while (  # until a move is made, unless it is this seat's own to make
+                table.to_act not in (None, seat)
                 and len(table.history.moves) <= since
                 and time.monotonic() < deadline
                 and not await request.is_disconnected()

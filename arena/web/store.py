@@ -60,6 +60,14 @@ class TableStore:
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(table.to_file()))
         os.replace(temporary, path)
+        table.written = time.time()
+
+    def touch(self, table: Table) -> None:
+        """Note that ``table`` was looked at: its file's time is renewed at most once a minute (its expiry)."""
+        table.touched = time.time()
+        if table.touched - getattr(table, "written", 0.0) > 60:
+            with table.lock:
+                self.write(table)
 
     def _read(self, key: str) -> dict[str, Any] | None:
         path = self.path(key)

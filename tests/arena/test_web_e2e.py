@@ -37,6 +37,9 @@ from bidbluff.arena.web.app import create_app  # noqa: E402
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 SHOTS = os.environ.get("BIDBLUFF_SCREENSHOTS")
+# The other seats' moves shown at once and no move played by itself, so that a test's clicks are all its moves
+# (the tests of the pace and of forced moves set their own).
+QUICK = "localStorage.setItem('bidbluff-pace', 'instant'); localStorage.setItem('bidbluff-auto', '0');"
 
 
 def free_port() -> int:
@@ -74,6 +77,7 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    context.add_init_script(QUICK)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
