@@ -104,7 +104,7 @@ def games(offered: Offered | None = None) -> list[dict[str, Any]]:
                 "max_players": game.max_players,
                 "default_players": game.default_players,
                 "options": [o.to_dict() for o in view.OPTIONS],
-                "glossary": view.GLOSSARY,
+                "glossary": {**view.GLOSSARY, "moves": {k.name: k.help for k in game.codec.kinds}},
                 "opponents": offered.kinds(name),
                 "checkpoints": offered.checkpoints(name),
                 "default_opponent": default_opponent(name),

@@ -58,6 +58,7 @@ class History:
     labels: list[str]
     states: list[GameState] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
+    game: Any = None  # the env's Game (its codec turns a move's id back into the engine's action)
 
     def said(self, move: Move, viewer: int | None) -> str:
         """``move`` in words as ``viewer`` heard it: a secret choice is named by its kind only."""
@@ -189,7 +190,7 @@ class Table:
         if fresh:
             self._agents()  # a new table's agents are built now, so that one that cannot play is refused at once
         self.labels = [seat.label for seat in seats]
-        self.history = History(env_name, self.labels, [self.raw.game_state.clone()])
+        self.history = History(env_name, self.labels, [self.raw.game_state.clone()], game=self.raw.game)
         self.record: dict[str, Any] | None = None
         self.saved: Path | None = Path(saved) if saved else None
         self.thinking: int | None = None  # the seat whose agent is thinking now
@@ -439,6 +440,7 @@ class Replay:
 
         env = records.replay(record, on_step=on_step)
         states.append(env.game_state.clone())
+        self.history.game = env.game
         self.history.states = states
         self.final_scores = [float(s) for s in env.game_state.scores()]
 

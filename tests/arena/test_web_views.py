@@ -241,3 +241,49 @@ def test_no_python_list_or_other_seat_name_shows_through() -> None:
         play_out(table)
         for line in table.view(0)["log"]:
             assert not any(mark in line["text"] for mark in ("[", "]", "(over)")), line
+
+
+@pytest.mark.parametrize("env_name", envs.ENVS)
+def test_the_end_explains_the_result(env_name: str) -> None:
+    table = make_table(env_name, 3, seat=0, opponents=["random"], seed=5)
+    play_out(table, seed=1)
+    view = table.view(0)
+    parts = view["breakdown"]
+    assert parts and all(part["title"] and isinstance(part["rows"], list) for part in parts)
+    json.dumps(parts)
+    scores = view["scores"]
+    if env_name == "libertalia_v0":  # the campaigns' scores add up to the final score
+        rows = parts[0]["rows"]
+        assert len(rows) == 3 * 3
+        for s in range(3):
+            assert sum(int(r[-1]) for r in rows if r[1] == f"P{s}") == scores[s]
+    elif env_name == "lying_pirates_v0":
+        assert [float(r[-1]) for r in parts[0]["rows"]] == scores
+    elif env_name == "spytails_v0":
+        assert [float(r[-1]) for r in parts[-1]["rows"]] == scores
+    else:
+        outcome = view["board"]["outcome"]
+        assert sum(int(r[2]) for r in parts[0]["rows"]) == outcome["count"] or outcome["call"] == "exact"
+        marked = [d for c in view["board"]["cups"] for d in c["dice"] if d.get("mark")]
+        assert all(d["face"] in (outcome["bet"][1], view["board"]["wild"]) for d in marked)
+
+
+def test_a_capped_opening_bet_says_why() -> None:
+    table = make_table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 1})
+    view = table.view(0)
+    assert {m["args"][0] for m in view["moves"] if m["kind"] == "bid"} == {1, 2}
+    assert view["notes"] == ["A bet may go up to the 2 dice in play."] or "at most 2×" in view["notes"][0]
+    table = make_table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 3})
+    assert "The opening bet is at most 2×: one die per captain" in table.view(0)["notes"][0]
+
+
+def test_every_move_button_has_rules_text() -> None:
+    from bidbluff.arena.web.app import games
+
+    for game in games():
+        kinds = game["glossary"]["moves"]
+        assert kinds and all(text for text in kinds.values()), game["env"]
+    pirates = {g["env"]: g for g in games()}["lying_pirates_v0"]["glossary"]["moves"]
+    assert {"pass", "buy"} <= set(pirates)
+    spies = {g["env"]: g for g in games()}["spytails_v0"]["glossary"]["moves"]
+    assert {"regroup", "power"} <= set(spies)
