@@ -300,7 +300,7 @@ def create_app(records_dir: str | Path | None = None, settings: Settings | None 
         )
 
     async def show_table(request: Request) -> Response:
-        table, seat = server.seat_at(request)
+        table, seat = await run_in_threadpool(server.seat_at, request)  # a table may be read back from disk
         since = _int(dict(request.query_params), "since", None, 0, 10**6)
         if request.query_params.get("wait") and since is not None:
             deadline = time.monotonic() + WAIT_S
@@ -314,7 +314,7 @@ def create_app(records_dir: str | Path | None = None, settings: Settings | None 
         return JSONResponse(await run_in_threadpool(table.view, seat, since))
 
     async def move(request: Request) -> Response:
-        table, seat = server.seat_at(request)
+        table, seat = await run_in_threadpool(server.seat_at, request)  # a table may be read back from disk
         body = await json_body(request)
         if "action" not in body:
             raise RefusedMoveError('send the move as {"action": <id>}')
@@ -327,7 +327,7 @@ def create_app(records_dir: str | Path | None = None, settings: Settings | None 
         return JSONResponse(await run_in_threadpool(take))
 
     async def record(request: Request) -> Response:
-        table, _ = server.seat_at(request)
+        table, _ = await run_in_threadpool(server.seat_at, request)
         if table.record is None:
             return error("the game is not over: no record yet", 409)
         name = table.saved.name if table.saved else f"{table.env_name}-{table.seed}.json"

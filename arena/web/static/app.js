@@ -180,6 +180,7 @@ function alertSetup(message) {
 function enterTable(id, key) {
   state.key = key;
   state.shown = 0;
+  state.markFrom = 0;
   state.table = null;
   state.epoch = (state.epoch || 0) + 1;
   localStorage.setItem(`bidbluff-seat-${id}`, key);
@@ -205,6 +206,7 @@ async function route() {
   try {
     const view = await api("GET", `/api/tables/${id}`);
     state.shown = view.move_count;
+    state.markFrom = view.move_count;
     await receive(view);
   } catch (error) {
     $("#play-title").textContent = "This table";
@@ -219,7 +221,7 @@ async function route() {
 // then the table as it stands.  While an agent thinks (or another human is to move) the page asks again.
 async function receive(view) {
   const epoch = state.epoch;
-  const markFrom = state.shown;
+  const markFrom = state.markFrom ?? state.shown;  // new since the player's own last move
   const fresh = (view.frames || []).filter((f) => f.n > state.shown && f.seat !== view.seat);
   document.body.dataset.waiting = "1";
   if (fresh.length && settings.pace > 0) {
@@ -239,6 +241,8 @@ async function receive(view) {
   if (view.to_act !== view.seat) {
     follow(view, epoch);
   } else if (settings.auto && view.moves.length === 1 && !state.busy) {
+    document.body.dataset.waiting = "1";  // the only move is about to be played: nothing to click meanwhile
+    $("#prompt").innerHTML = `<b class="your-move">Your only move</b>: ${esc(view.moves[0].text)} (played for you)`;
     await sleep(Math.min(400, settings.pace));
     if (epoch === state.epoch && state.table === view) sendMove(view.moves[0].id);
   }
@@ -401,6 +405,7 @@ async function sendMove(action) {
   let view = null;
   try {
     view = await api("POST", `/api/tables/${state.table.id}/move`, { action });
+    state.markFrom = state.table.move_count;
   } catch (error) {
     say("#error", error.message);
     document.body.dataset.waiting = "0";

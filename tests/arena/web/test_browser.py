@@ -8,6 +8,7 @@ title at phone width (390 px) with every touch target at least 40 px.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 import time
@@ -228,3 +229,14 @@ def test_a_full_game_at_phone_width(browser, tmp_path, env, players, opponents, 
         play_to_the_end(page, seed=1, shot=shot, shot_after=1)
         assert page.evaluate(SMALL_TARGETS) == []
         assert page.is_visible(".breakdown")
+
+
+@pytest.mark.slow
+def test_forced_moves_play_themselves(browser, tmp_path) -> None:
+    auto = "localStorage.setItem('bidbluff-pace', 'instant'); localStorage.setItem('bidbluff-auto', '1');"
+    with serving(folders(tmp_path)) as url, opened(browser, url + "/", init=auto) as page:
+        start(page, "libertalia_v0", 2, "random", seed=6)
+        clicks = play_to_the_end(page, seed=2)
+        record = json.loads(next((tmp_path / "records").glob("libertalia_v0-*.json")).read_text())
+        own = [a for a in record["actions"] if a[0] == 0]
+        assert len(own) > clicks, "some of P0's moves were the only ones possible and played themselves"
