@@ -20,7 +20,8 @@ MAX_ROLLOUT_STEPS = 200
 
 MOVE_TIME_S = 2.0  # default per-move time limit of an agent; searches answer their best move so far at the limit
 IDLE_MINUTES = 24 * 60  # default: a table nobody has looked at for a day is closed and its file removed
-MAX_TABLES = 500  # tables open at once (in memory or on disk); past it a new table is refused, none is dropped
+MAX_TABLES = 500  # games in progress at once (in memory or on disk); past it a new table is refused, none is dropped
+FINISHED_MINUTES = 60  # a finished game's table (its seats may look at the end) closes after this long unused
 HOT_TABLES = 64  # tables kept in memory; the least recently used idle one is unloaded (it stays on disk)
 FINISHED_HOT = 16  # of them, finished games (their seats may still look at the end; it is rebuilt when asked)
 THINKERS = 2  # agents thinking at once, over every table (the rest wait their turn)

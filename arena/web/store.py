@@ -1,7 +1,8 @@
 """The tables open at this server: in memory (the most recently used ``HOT_TABLES``) and, when the server
 has a tables folder, on disk as they are played, so that a table outlives a reload, an unload from memory
 and a server restart.  A table closes only when nobody has looked at it for ``idle`` seconds, never because
-others were opened: past ``MAX_TABLES`` a new one is refused instead.
+others were opened: past ``MAX_TABLES`` games in progress a new one is refused instead (a finished game's
+table closes after ``FINISHED_MINUTES`` unused: its record is saved).
 
 A table's file holds its setup, its seats (a human seat's secret only as a hash) and its moves; a game is
 rebuilt from it by replaying the moves on the same seed.  The files lie in a folder of their own, apart
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bidbluff.arena.web.limits import FINISHED_HOT, HOT_TABLES, MAX_TABLES
+from bidbluff.arena.web.limits import FINISHED_HOT, FINISHED_MINUTES, HOT_TABLES, MAX_TABLES
 from bidbluff.arena.web.tables import TABLE_FORMAT, TABLE_KEY, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,14 @@ class TableStore:
         self.restore, self.idle, self.hot, self.most = restore, idle, hot, most
         self.memory: OrderedDict[str, Table] = OrderedDict()
         self.lock = threading.Lock()
+        # games in progress, in memory or on disk: they count toward ``most`` (a finished game's record is saved;
+        # its table only lets its seats look at the end, and closes after ``FINISHED_MINUTES`` unused)
+        self.playing: set[str] = set()
+        if self.folder is not None:
+            for path in self.folder.glob("*.json"):
+                data = self._read(path.stem)
+                if data is not None and not data.get("over"):
+                    self.playing.add(path.stem)
 
     # -- files ---------------------------------------------------------------------------------------
     def path(self, key: str) -> Path | None:
@@ -61,6 +70,8 @@ class TableStore:
         temporary.write_text(json.dumps(table.to_file()))
         os.replace(temporary, path)
         table.written = time.time()
+        if table.over:
+            self.playing.discard(table.key)
 
     def touch(self, table: Table) -> None:
         """Note that ``table`` was looked at: its file's time is renewed at most once a minute (its expiry)."""
@@ -83,18 +94,19 @@ class TableStore:
         return data
 
     def count(self) -> int:
-        on_disk = {p.stem for p in self.folder.glob("*.json")} if self.folder is not None else set()
-        return len(on_disk | set(self.memory))
+        """Games in progress (finished ones do not count toward the most)."""
+        return len(self.playing)
 
     # -- tables --------------------------------------------------------------------------------------
     def add(self, table: Table) -> None:
         with self.lock:
             if self.count() >= self.most:
                 raise TableLimitError(
-                    f"this server holds {self.most} open tables, its most; one closes after "
+                    f"this server holds {self.most} games in progress, its most; a game closes after "
                     f"{self.idle / 60:.0f} minutes unused"
                 )
             self.memory[table.key] = table
+            self.playing.add(table.key)
             self._unload()
         self.write(table)
 
@@ -125,6 +137,7 @@ class TableStore:
     def remove(self, key: str) -> None:
         with self.lock:
             table = self.memory.pop(key, None)
+            self.playing.discard(key)
         if table is not None:
             table.close()
         path = self.path(key)
@@ -149,15 +162,21 @@ class TableStore:
                 table.close()
 
     def expire(self, now: float | None = None) -> list[str]:
-        """Close every table unused for ``idle`` seconds (in memory and on disk); returns their keys."""
+        """Close every table unused for ``idle`` seconds (a finished one: for ``FINISHED_MINUTES``, or ``idle``
+        if shorter), in memory and on disk; returns their keys."""
         now = time.time() if now is None else now
-        gone = [key for key, table in list(self.memory.items()) if now - table.touched > self.idle]
+        finished_idle = min(self.idle, FINISHED_MINUTES * 60)
+
+        def limit(key: str) -> float:
+            return self.idle if key in self.playing else finished_idle
+
+        gone = [key for key, table in list(self.memory.items()) if now - table.touched > limit(key)]
         if self.folder is not None:
             for path in self.folder.glob("*.json"):
                 if path.stem in self.memory:
                     continue
                 with contextlib.suppress(OSError):
-                    if now - path.stat().st_mtime > self.idle:
+                    if now - path.stat().st_mtime > limit(path.stem):
                         gone.append(path.stem)
         for key in gone:
             self.remove(key)

@@ -245,6 +245,7 @@ class Table:
             "seats": [asdict(seat) for seat in self.seats],
             "actions": [[m.seat, m.action] for m in self.history.moves],
             "saved": str(self.saved) if self.saved else None,
+            "over": self.over,
             "touched": self.touched,
         }
 

@@ -72,13 +72,19 @@ def test_tables_close_when_unused_not_because_others_opened(tmp_path) -> None:
         assert list((tmp_path / "tables").glob("*.json")) == []
 
 
-def test_past_the_most_tables_a_new_one_is_refused(tmp_path) -> None:
+def test_past_the_most_games_in_progress_a_new_one_is_refused(tmp_path) -> None:
     with make_client(tmp_path) as client:
-        client.app.state.server.tables.most = 2
-        new_table(client, env="liars_dice_v0", opponents=["random"])
+        tables = client.app.state.server.tables
+        tables.most = 2
+        first, seat = new_table(client, env="liars_dice_v0", num_players=2, opponents=["random"], seed=1)
         new_table(client, env="liars_dice_v0", opponents=["random"])
         refused = client.post("/api/tables", json={"env": "liars_dice_v0"})
         assert refused.status_code == 503 and "its most" in refused.json()["error"]
+        assert play(client, first, seat, 200)["over"]  # a finished game no longer counts
+        new_table(client, env="liars_dice_v0", opponents=["random"])
+        assert first["id"] in tables.expire(time.time() + 61 * 60)  # and its table closes after an hour unused
+    with make_client(tmp_path) as client:  # the count of games in progress is read back from the files
+        assert len(client.app.state.server.tables.playing) == 2
 
 
 def test_two_humans_at_one_table_each_see_and_move_only_their_own_seat(client) -> None:
