@@ -214,6 +214,9 @@ class ISMCTSAgent:
         self.models: list[Any] = []  # others=prior+heuristic: the policies the other seats may play
         self.model_rollouts: list[Any] = []  # and each one as a rollout policy
         self.likelihoods: dict = {}  # belief=prior: past bets' likelihoods, read again at later decisions
+        # An Event (anything with is_set()) a caller may set to end the search in progress: it then answers its
+        # best move so far, as at the time budget (the browser table stops the thinking of a closed table).
+        self.stop: Any = None
 
     def bind(self, env: Any) -> None:
         """Give the agent the env whose engine it simulates (call after each ``env.reset``)."""
@@ -325,6 +328,8 @@ class ISMCTSAgent:
             if self.simulations is not None and done >= self.simulations:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            if self.stop is not None and done > 0 and self.stop.is_set():
                 break
             sample = first if done == 0 and first is not None else state.resample_hidden(seat, rng)
             drawn = None

@@ -37,6 +37,9 @@ from bidbluff.arena.web.app import create_app  # noqa: E402
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 SHOTS = os.environ.get("BIDBLUFF_SCREENSHOTS")
+# The other seats' moves shown at once and no move played by itself, so that a test's clicks are all its moves
+# (the tests of the pace and of forced moves set their own).
+QUICK = "localStorage.setItem('bidbluff-pace', 'instant'); localStorage.setItem('bidbluff-auto', '0');"
 
 
 def free_port() -> int:
@@ -74,6 +77,7 @@ def browser():
 @pytest.fixture
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    context.add_init_script(QUICK)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -95,7 +99,9 @@ def click_and_wait(page: Page, selector_or_handle) -> None:
         page.click(selector_or_handle)
     else:
         selector_or_handle.click()
-    page.wait_for_function(f"Number(document.body.dataset.drawn || 0) > {before}")
+    page.wait_for_function(
+        f"Number(document.body.dataset.drawn || 0) > {before} && document.body.dataset.waiting !== '1'"
+    )
 
 
 def start(page: Page, env: str, players: int, opponents: str, seed: int, options: dict | None = None) -> None:
@@ -244,7 +250,9 @@ def test_a_refused_move_cannot_be_made(page: Page) -> None:
     # a move sent anyway is refused by the server, said on the page, and changes nothing
     before = drawn(page)
     page.evaluate(f"window.bidbluff.sendMove({illegal})")
-    page.wait_for_function(f"Number(document.body.dataset.drawn || 0) > {before}")
+    page.wait_for_function(
+        f"Number(document.body.dataset.drawn || 0) > {before} && document.body.dataset.waiting !== '1'"
+    )
     assert "is not legal here" in page.inner_text("#error")
     assert page.inner_text("#log") == log
     click_and_wait(page, "#moves [data-action]")  # a legal move still goes through, and clears the error
@@ -275,17 +283,26 @@ def test_a_record_is_replayed_step_by_step(page: Page, server, tmp_path) -> None
     page.click("#tab-replay")
     before = drawn(page)
     page.set_input_files("#record-file", str(record_path))
-    page.wait_for_function(f"Number(document.body.dataset.drawn || 0) > {before}")
+    page.wait_for_function(
+        f"Number(document.body.dataset.drawn || 0) > {before} && document.body.dataset.waiting !== '1'"
+    )
     assert page.is_visible("#replay") and "game.json" in page.inner_text("#replay-status")
+    page.click("#tab-replay")
+    (server[1] / "copied.json").write_text(record_path.read_text())  # a path is opened only in the records folder
+    page.fill("#record-path", "copied.json")
+    click_and_wait(page, "#open-path")
+    assert page.is_visible("#replay") and "copied.json" in page.inner_text("#replay-status")
     page.click("#tab-replay")
     page.fill("#record-path", str(record_path))
     click_and_wait(page, "#open-path")
-    assert page.is_visible("#replay") and str(record_path) in page.inner_text("#replay-status")
+    assert "opened only from this table's folders" in page.inner_text("#replays-error")
     # a file that is no record is refused in words
     page.click("#tab-replay")
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**record, "env": "liars_dice_v7"}))
     before = drawn(page)
     page.set_input_files("#record-file", str(bad))
-    page.wait_for_function(f"Number(document.body.dataset.drawn || 0) > {before}")
+    page.wait_for_function(
+        f"Number(document.body.dataset.drawn || 0) > {before} && document.body.dataset.waiting !== '1'"
+    )
     assert "this build registers liars_dice_v0" in page.inner_text("#replays-error")

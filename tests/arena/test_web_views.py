@@ -10,8 +10,13 @@ import pytest
 
 from bidbluff import envs
 from bidbluff.arena import records
+from bidbluff.arena.web.app import local_table
+from bidbluff.arena.web.guard import BadRequestError
 from bidbluff.arena.web.tables import RefusedMoveError, Replay, Table, moves_for
-from bidbluff.arena.web.views import VIEWS, view_of
+from bidbluff.arena.web.views import VIEWS, plain, view_of
+
+make_table = local_table  # the human at table.human; its agents move at once, in this thread
+
 
 # one small table of every env, and the option tables whose hidden information differs
 TABLES = [
@@ -97,18 +102,18 @@ def test_every_glossary_names_its_pieces() -> None:
 def play_out(table: Table, seed: int = 0) -> None:
     rng = random.Random(seed)
     while not table.over:
-        table.play(rng.choice(table.view()["moves"])["id"])
+        table.play(table.human, rng.choice(table.view(table.human)["moves"])["id"])
 
 
 @pytest.mark.parametrize("env_name", envs.ENVS)
 def test_a_table_plays_to_the_end_and_saves_a_record_that_replays(env_name: str, tmp_path) -> None:
-    table = Table(env_name, 2, seat=1, opponents=["random"], seed=4, records_dir=tmp_path)
-    assert table.view()["to_act"] == 1
+    table = make_table(env_name, 2, seat=1, opponents=["random"], seed=4, records_dir=tmp_path)
+    assert table.view(1)["to_act"] == 1
     play_out(table)
-    view = table.view()
+    view = table.view(1)
     assert view["over"] and view["moves"] == [] and view["result"] and view["seed"] == 4
     saved = list(tmp_path.glob(f"{env_name}-*.json"))
-    assert len(saved) == 1 and view["saved"] == str(saved[0])
+    assert len(saved) == 1 and view["saved"] == saved[0].name
     record = records.load(saved[0])
     assert record["agents"] == ["random", "human"] and record["seed"] == 4
     replay = Replay(record)
@@ -120,30 +125,32 @@ def test_a_table_plays_to_the_end_and_saves_a_record_that_replays(env_name: str,
 
 
 def test_the_table_refuses_moves_with_reasons() -> None:
-    table = Table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 1})
-    legal = [m["id"] for m in table.view()["moves"]]
+    table = make_table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 1})
+    legal = [m["id"] for m in table.view(0)["moves"]]
     illegal = next(a for a in range(409) if a not in legal)
     with pytest.raises(RefusedMoveError, match="is not legal here; legal now: bid 1x2"):
-        table.play(illegal)
+        table.play(0, illegal)
     with pytest.raises(RefusedMoveError, match="not legal here"):
-        table.play(10_000)
+        table.play(0, 10_000)
     with pytest.raises(RefusedMoveError, match="a whole number"):
-        table.play("bid 1x2")
+        table.play(0, "bid 1x2")
+    with pytest.raises(RefusedMoveError, match="it is P0's turn"):
+        table.play(1, legal[0])
     assert table.history.moves == []
     play_out(table)
     with pytest.raises(RefusedMoveError, match="the game is over"):
-        table.play(legal[0])
+        table.play(0, legal[0])
 
 
 def test_bad_set_ups_are_refused_in_words() -> None:
-    with pytest.raises(ValueError, match="seats of a 2-player table are 0-1"):
-        Table("liars_dice_v0", 2, seat=2)
-    with pytest.raises(ValueError, match="is for 2-6 players, not 9"):
-        Table("liars_dice_v0", 9)
-    with pytest.raises(ValueError, match="no option"):
-        Table("liars_dice_v0", 2, options={"sails": 3})
-    with pytest.raises(ValueError, match="unknown agent"):
-        Table("liars_dice_v0", 2, opponents=["grandmaster"])
+    with pytest.raises(BadRequestError, match="seat must be a whole number from 0 to 1, not 2"):
+        make_table("liars_dice_v0", 2, seat=2)
+    with pytest.raises(BadRequestError, match="num_players must be a whole number from 2 to 6, not 9"):
+        make_table("liars_dice_v0", 9)
+    with pytest.raises(BadRequestError, match="no option"):
+        make_table("liars_dice_v0", 2, options={"sails": 3})
+    with pytest.raises(BadRequestError, match="unknown agent"):
+        make_table("liars_dice_v0", 2, opponents=["grandmaster"])
 
 
 def test_the_log_says_public_calls_and_hides_secret_choices() -> None:
@@ -165,9 +172,9 @@ def test_the_log_says_public_calls_and_hides_secret_choices() -> None:
     log = Replay(record).view(2, 0)["log"]
     assert [line["text"] for line in log if line["kind"] == "move"] == ["bid 1x2", "calls Liar!"]
     # Libertalia: a character put face down at sunrise is a secret to the others, not to its owner
-    table = Table("libertalia_v0", 3, seat=0, opponents=["random"], seed=2)
+    table = make_table("libertalia_v0", 3, seat=0, opponents=["random"], seed=2)
     first = table.history.moves
-    table.play(table.view()["moves"][0]["id"])
+    table.play(0, table.view(0)["moves"][0]["id"])
     played = [m for m in table.history.moves if m.kind == "play"]
     assert played and all(0 not in m.hidden_from for m in played if m.seat == 0)
     hidden = [m for m in played if m.seat != 0 and 0 in m.hidden_from]
@@ -178,7 +185,7 @@ def test_the_log_says_public_calls_and_hides_secret_choices() -> None:
 
 
 def test_a_replay_checks_its_steps_and_seats() -> None:
-    table = Table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=3, options={"dice": 1})
+    table = make_table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=3, options={"dice": 1})
     play_out(table)
     replay = Replay(table.record)
     with pytest.raises(ValueError, match="this record has steps 0-"):
@@ -223,3 +230,60 @@ def test_every_open_decision_is_worded() -> None:
     assert set(libertalia.DECISIONS) == set(LIBERTALIA)
     assert set(lying_pirates.DECISIONS) == set(LYING_PIRATES)
     assert set(spytails.DECISIONS) == set(SPYTAILS)
+
+
+def test_no_python_list_or_other_seat_name_shows_through() -> None:
+    assert plain("winners [1], losers [0], survivors []") == "winners 1, losers 0, survivors none"
+    assert plain("sail 2: [1, 2] move") == "sail 2: 1, 2 move"
+    assert plain("C1 takes ['a', 'b']") == "P1 takes a, b"
+    for env_name in envs.ENVS:
+        table = make_table(env_name, 3, seat=0, opponents=["random"], seed=7)
+        play_out(table)
+        for line in table.view(0)["log"]:
+            assert not any(mark in line["text"] for mark in ("[", "]", "(over)")), line
+
+
+@pytest.mark.parametrize("env_name", envs.ENVS)
+def test_the_end_explains_the_result(env_name: str) -> None:
+    table = make_table(env_name, 3, seat=0, opponents=["random"], seed=5)
+    play_out(table, seed=1)
+    view = table.view(0)
+    parts = view["breakdown"]
+    assert parts and all(part["title"] and isinstance(part["rows"], list) for part in parts)
+    json.dumps(parts)
+    scores = view["scores"]
+    if env_name == "libertalia_v0":  # the campaigns' scores add up to the final score
+        rows = parts[0]["rows"]
+        assert len(rows) == 3 * 3
+        for s in range(3):
+            assert sum(int(r[-1]) for r in rows if r[1] == f"P{s}") == scores[s]
+    elif env_name == "lying_pirates_v0":
+        assert [float(r[-1]) for r in parts[0]["rows"]] == scores
+    elif env_name == "spytails_v0":
+        assert [float(r[-1]) for r in parts[-1]["rows"]] == scores
+    else:
+        outcome = view["board"]["outcome"]
+        assert sum(int(r[2]) for r in parts[0]["rows"]) == outcome["count"] or outcome["call"] == "exact"
+        marked = [d for c in view["board"]["cups"] for d in c["dice"] if d.get("mark")]
+        assert all(d["face"] in (outcome["bet"][1], view["board"]["wild"]) for d in marked)
+
+
+def test_a_capped_opening_bet_says_why() -> None:
+    table = make_table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 1})
+    view = table.view(0)
+    assert {m["args"][0] for m in view["moves"] if m["kind"] == "bid"} == {1, 2}
+    assert view["notes"] == ["A bet may go up to the 2 dice in play."] or "at most 2×" in view["notes"][0]
+    table = make_table("liars_dice_v0", 2, seat=0, opponents=["random"], seed=1, options={"dice": 3})
+    assert "The opening bet is at most 2×: one die per captain" in table.view(0)["notes"][0]
+
+
+def test_every_move_button_has_rules_text() -> None:
+    from bidbluff.arena.web.app import games
+
+    for game in games():
+        kinds = game["glossary"]["moves"]
+        assert kinds and all(text for text in kinds.values()), game["env"]
+    pirates = {g["env"]: g for g in games()}["lying_pirates_v0"]["glossary"]["moves"]
+    assert {"pass", "buy"} <= set(pirates)
+    spies = {g["env"]: g for g in games()}["spytails_v0"]["glossary"]["moves"]
+    assert {"regroup", "power"} <= set(spies)

@@ -18,6 +18,12 @@ const Boards = (() => {
   const SEAT_COLOURS = ["#e0b400", "#c0392b", "#2e6fd1", "#2f9e44", "#333", "#888"];
 
   // A die as SVG: face null is a hidden die, 0 blank, 1-6 pips, 7 coin, 8 bomb.
+  function markedDie(d, glossary) {
+    const mark = d.mark ? ` ${d.mark}` : "";
+    const svg = die(d.face, d.kind, glossary);
+    return mark ? svg.replace("class=\"die ", `class="die${mark} `).replace("<title>", `<title>${d.mark === "wild" ? "wild, counted: " : "counted: "}`) : svg;
+  }
+
   function die(face, kind = 0, glossary = null, extra = "") {
     const info = glossary && glossary.dice ? glossary.dice[String(kind)] : null;
     const title = info ? `${info.text}${face === null || face === undefined ? " (hidden)" : ""}` : "";
@@ -41,25 +47,16 @@ const Boards = (() => {
     return `<ol class="bids">${bids.map((b) => `<li>${name(b.seat)}: <b>${b.quantity}×</b>${die(b.face)}</li>`).join("")}</ol>`;
   }
 
-  function outcomeText(o, name) {
-    if (!o) return "";
-    if (o.call === "alone") return `<p>${name(o.winners[0])} is the only bettor left and wins.</p>`;
-    const call = o.call === "liar" ? "Liar!" : `“exactly ${o.bet[0]}×${o.bet[1]}”`;
-    return `<p class="outcome"><b>${name(o.caller)} calls ${call}</b> on ${o.bet[0]}×${o.bet[1]}: ${o.count} counted,
-      the bet ${o.correct ? "holds" : "fails"}. Winners: ${o.winners.map(name).join(", ") || "-"};
-      losers: ${o.losers.map(name).join(", ") || "-"}${o.survivors.length ? `; survivors: ${o.survivors.map(name).join(", ")}` : ""}.</p>`;
-  }
-
   // -- Liar's dice --------------------------------------------------------------------------------------
   function liarsDice(b, ctx) {
     const name = (s) => seatName(ctx, s);
     const cups = b.cups.map((c) => `<div class="cup ${c.seat === ctx.seat ? "own" : ""}" data-key="cup-${c.seat}">
-      <div class="who">${name(c.seat)}</div><div class="dice">${c.dice.map((d) => die(d.face, d.kind, ctx.glossary)).join("")}</div></div>`).join("");
+      <div class="who">${name(c.seat)}</div><div class="dice">${c.dice.map((d) => markedDie(d, ctx.glossary)).join("")}</div></div>`).join("");
     return `<div class="liars-dice">
       <p class="quiet">${b.wild ? `1s are wild; ` : ""}bets on faces ${b.faces.join(", ")}</p>
       <div class="cups">${cups}</div>
       <h3>Bets</h3>${bidList(b.bids, name)}
-      ${outcomeText(b.outcome, name)}</div>`;
+      ${b.reveal ? `<p class="outcome"><b>${esc(b.reveal)}</b> <span class="small">Dice framed green counted; dashed orange: wild.</span></p>` : ""}</div>`;
   }
 
   // -- Libertalia ---------------------------------------------------------------------------------------
@@ -152,7 +149,7 @@ const Boards = (() => {
 
   function lyingPirates(b, ctx) {
     const g = ctx.glossary;
-    const cname = (c) => (b.captains[c].phantom ? "Phantom" : `C${c}${c === ctx.you ? " (you)" : ""}`);
+    const cname = (c) => (b.captains[c].phantom ? "Phantom" : `P${c}${c === ctx.you ? " (you)" : ""}`);
     const n = b.slots.length;
     const tiles = b.slots.map((s) => {
       const angle = (2 * Math.PI * s.slot) / n - Math.PI / 2;
@@ -199,7 +196,8 @@ const Boards = (() => {
           <div class="dice">${c.dice.map((d) => die(d.face, d.kind, g)).join("")}</div></div>`).join("")}`;
     } else if (b.reveal) {
       betting = `<h3>Last reveal</h3>${b.reveal.cups.map((c) => `<div class="cup"><div class="who">${esc(cname(c.seat))}</div>
-        <div class="dice">${c.dice.map((d) => die(d.face, d.kind, g)).join("")}</div></div>`).join("")}${outcomeText(b.reveal.outcome, cname)}`;
+        <div class="dice">${c.dice.map((d) => markedDie(d, g)).join("")}</div></div>`).join("")}
+        <p class="outcome"><b>${esc(b.reveal.text)}</b> <span class="small">Dice framed green counted; dashed orange: wild.</span></p>`;
     }
     const hands = b.hands.map((h) => `<div class="pile"><span class="label">hand of ${esc(cname(h.captain))}</span>
       ${h.cards.map((k) => pirateCard(k, ctx, `hand-${k}`)).join("") || "-"}
@@ -237,8 +235,12 @@ const Boards = (() => {
           rows.get(m.args[0]).push(m);
         }
         const title = kind === "bid" ? "Bet: at least q dice show" : "Call “exactly”";
+        const faces = [...new Set(list.map((m) => m.args[1]))].sort((a, b) => a - b);  // one column per face
         out.push(`<div class="group ${kind}"><div class="label" title="${esc(glossary.calls[kind])}">${title}</div><table class="grid">${[...rows].map(([q, ms]) =>
-          `<tr><th>${q}×</th>${ms.map((m) => `<td><button class="move" data-action="${m.id}" title="${esc(m.text)}">${die(m.args[1])}</button></td>`).join("")}</tr>`).join("")}</table></div>`);
+          `<tr><th>${q}×</th>${faces.map((f) => {
+            const m = ms.find((x) => x.args[1] === f);
+            return m ? `<td><button class="move" data-action="${m.id}" title="${esc(`${m.text}: ${glossary.calls[kind]}`)}">${die(m.args[1])}</button></td>` : "<td></td>";
+          }).join("")}</tr>`).join("")}</table></div>`);
       } else {
         out.push(`<div class="group ${kind}">${list.map((m) => `<button class="move ${kind === "liar" ? "call" : ""}" data-action="${m.id}"
           title="${esc(kind === "liar" ? glossary.calls.liar : moveTitle(env, m, glossary))}">${kind === "liar" ? "Liar!" : esc(m.text)}</button>`).join("")}</div>`);
@@ -255,7 +257,8 @@ const Boards = (() => {
     if (env === "spytails_v0" && m.kind === "remove") return g.cards[m.args[0]].text;
     if (env === "spytails_v0" && m.kind === "character") return g.characters[m.args[0]].text;
     if (env === "libertalia_v0" && m.kind === "trade") return "the Merchant sells these tokens";
-    return m.text;
+    const help = g.moves && g.moves[m.kind];  // the codec's words for the kind: pass, buy, regroup, power...
+    return help ? `${m.text}: ${help}` : m.text;
   }
 
   return { draw, moveButtons, die };

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bidbluff.envs.lying_pirates.betting import BettingRound
+from bidbluff.envs.lying_pirates.betting import BettingRound, BettingRules, raises_after
 from bidbluff.envs.lying_pirates.dice import DIE_NAMES, FACES, Die
 
 FACE_WORDS = {0: "blank", 7: "coin", 8: "bomb"}  # faces that are no number
@@ -60,3 +60,64 @@ def call_words(kind: str, text: str) -> str:
     if kind == "exact":
         return f'calls "exactly {text.split(" ", 1)[1]}"'
     return text
+
+
+def mark_counted(cups: list[dict[str, Any]], outcome: dict[str, Any] | None, wild: int) -> None:
+    """At a reveal, mark each die that counted toward the judged bet: ``counted`` (it shows the face) or
+    ``wild`` (the wild face), as ``betting.count_for`` counts them (a Cursed die empties its holder's count)."""
+    if not outcome or outcome["call"] == "alone":
+        return
+    face = outcome["bet"][1]
+    for cup_ in cups:
+        dice = cup_["dice"]
+        cursed = [d["face"] for d in dice if d["kind"] == Die.CURSED]
+        void = cup_["seat"] == outcome["bettor"] and cursed and cursed[0] == face
+        for d in dice:
+            if void or d["face"] is None:
+                d["mark"] = None
+            elif d["face"] == face:
+                d["mark"] = "counted"
+            elif d["face"] == wild and face != wild:
+                d["mark"] = "wild"
+            else:
+                d["mark"] = None
+
+
+def reveal_text(outcome: dict[str, Any] | None, wild: int, name: Any) -> str:
+    """The call and its count in words: "P1 called Liar! on 4×5 by P0: 3 counted (fives and wild 1s): it fails"."""
+    if not outcome:
+        return ""
+    if outcome["call"] == "alone":
+        return f"{name(outcome['winners'][0])} is the only bettor left and wins."
+    q, f = outcome["bet"]
+    call = "Liar!" if outcome["call"] == "liar" else f'"exactly {q}×{f}"'
+    counted = f"{outcome['count']} dice counted ({f}s{f' and the wild {wild}s' if f != wild else ''})"
+    verdict = "the bet holds" if outcome["correct"] else "the bet fails"
+    if outcome["call"] == "liar":
+        said = f"{name(outcome['caller'])} called Liar! on {q}×{f} by {name(outcome['bettor'])}: {counted}, {verdict}."
+    else:
+        said = f"{name(outcome['caller'])} called {call}: {counted}, {verdict}."
+    parts = [f"winners {', '.join(map(name, outcome['winners'])) or 'none'}"]
+    parts.append(f"losers {', '.join(map(name, outcome['losers'])) or 'none'}")
+    if outcome["survivors"]:
+        parts.append(f"survivors {', '.join(map(name, outcome['survivors']))}")
+    text = "; ".join(parts)
+    return f"{said} {text[0].upper()}{text[1:]}."
+
+
+def betting_notes(round_: BettingRound, rules: BettingRules) -> list[str]:
+    """Why the bet grid offers what it offers: the opening cap, the raise rule, the dice in play."""
+    top = round_.dice_in_play
+    if not round_.bids:
+        cap = max(q for q, _ in raises_after(rules, None, top, round_.captains))
+        if cap < top:
+            return [
+                f"The opening bet is at most {cap}×: one die per captain at the table ({round_.captains}); "
+                f"later bets may go up to the {top} dice in play."
+            ]
+        return [f"A bet may go up to the {top} dice in play."]
+    _, q, f = round_.bids[-1]
+    notes = [f"A bet must raise the last one ({q}×{f}): more dice, or as many of a higher face; at most {top}×."]
+    if not rules.exact:
+        notes.append('These rules have no "exactly" call.')
+    return notes

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.libertalia.content import (
     ABILITY_TEXT,
@@ -16,7 +18,7 @@ from bidbluff.envs.libertalia.content import (
     MAP_SET_VALUE,
     NUM_RANKS,
 )
-from bidbluff.envs.libertalia.rules import OVER, LibertaliaState
+from bidbluff.envs.libertalia.rules import OVER, LibertaliaState, booty_total
 
 TITLE = "Libertalia"
 OPTIONS = ()
@@ -53,7 +55,7 @@ def board(state: LibertaliaState, seat: int | None) -> dict[str, Any]:
     decision = ""
     if state.pending:
         kind, who = state.pending
-        decision = f"P{who} ({COLOURS[who]}): {DECISIONS[kind]}"
+        decision = f"P{who}: {DECISIONS[kind]}"
     seats = []
     for s in range(n):
         own = seat is None or seat == s
@@ -106,3 +108,63 @@ def target(action: Action, seat: int) -> str | None:
 def words(kind: str, text: str) -> str:
     """A move as the log says it."""
     return text
+
+
+def notes(state: LibertaliaState, seat: int, moves: list[dict[str, Any]]) -> list[str]:
+    """Why a move the rules cap or forbid is not offered now."""
+    if state.pending and state.pending[0] == "booty" and len(moves) < sum(1 for c in state.booty_days[state.day] if c):
+        return ["Only the booty tokens left on today's pile can be taken."]
+    return []
+
+
+def campaign_ends(history: Any) -> list[dict[str, Any]]:
+    """Each campaign's scoring as it was counted: every seat's doubloons, booty value and den bonuses at the
+    moment the campaign ended (found by playing the move that ended it again on a copy of the position)."""
+    found: list[dict[str, Any]] = []
+    for k, move in enumerate(history.moves):
+        before, after = history.states[k], history.states[k + 1]
+        if len(after.campaign_totals) <= len(before.campaign_totals) or history.game is None:
+            continue
+        copy = before.clone()
+        seen: dict[str, Any] = {}
+        real_end = copy._end_campaign
+
+        def end(rng: Any, copy: Any = copy, seen: dict = seen, real_end: Any = real_end) -> None:
+            seen.update(doubloons=list(copy.doubloons), booty=[list(b) for b in copy.den_booty])
+            real_end(rng)
+
+        copy._end_campaign = end  # only this copy: the counts are read just before the engine scores
+        copy.apply(history.game.id_to_action(before, move.action, move.seat), np.random.default_rng(0))
+        totals = after.campaign_totals[-1]
+        if seen:
+            found.append({"campaign": len(after.campaign_totals), "totals": totals, **seen})
+    return found
+
+
+def breakdown(history: Any) -> list[dict[str, Any]]:
+    """Booty and doubloons by campaign: what each seat scored at the end of each one."""
+    rows = []
+    for end in campaign_ends(history):
+        for s, total in enumerate(end["totals"]):
+            booty = booty_total(end["booty"][s])
+            bonus = total - end["doubloons"][s] - booty
+            rows.append(
+                [
+                    str(end["campaign"]),
+                    f"P{s}",
+                    str(end["doubloons"][s]),
+                    ", ".join(f"{BOOTY_NAMES[t]} ×{c}" for t, c in enumerate(end["booty"][s]) if c) or "none",
+                    str(booty),
+                    f"{bonus:+d}" if bonus else "0",
+                    str(total),
+                ]
+            )
+    final = history.states[-1]
+    return [
+        {
+            "title": "Booty and doubloons by campaign",
+            "text": "Final score: " + ", ".join(f"P{s} {v}" for s, v in enumerate(final.score)),
+            "head": ["campaign", "seat", "doubloons", "booty", "booty value", "den abilities", "campaign score"],
+            "rows": rows,
+        }
+    ]

@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bidbluff.arena.web.views.common import Option, plural
-from bidbluff.arena.web.views.dice import CALLS_GLOSSARY, DICE_GLOSSARY, bids, call_words, cup
+from bidbluff.arena.web.views.dice import (
+    CALLS_GLOSSARY,
+    DICE_GLOSSARY,
+    betting_notes,
+    bids,
+    call_words,
+    cup,
+    mark_counted,
+    reveal_text,
+)
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
@@ -19,8 +28,9 @@ from bidbluff.envs.lying_pirates.content import (
     Card,
     Tile,
 )
-from bidbluff.envs.lying_pirates.dice import DIE_NAMES
+from bidbluff.envs.lying_pirates.dice import DIE_NAMES, WILD
 from bidbluff.envs.lying_pirates.merchants import Encounter
+from bidbluff.envs.lying_pirates.rules import SUNK_PENALTY
 
 if TYPE_CHECKING:
     from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
@@ -130,7 +140,8 @@ def _plain(part: Any) -> dict[str, Any] | None:
 
 
 def name(state: State, c: int) -> str:
-    return "Phantom" if c == state.phantom else f"C{c}"
+    """A captain as every text of the page names a seat: P0, P1, ... (the Phantom by its name)."""
+    return "Phantom" if c == state.phantom else f"P{c}"
 
 
 def board(state: State, seat: int | None) -> dict[str, Any]:
@@ -185,6 +196,8 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
             "outcome": state.reveal["outcome"],
             "bids": [{"seat": s, "quantity": q, "face": f} for s, q, f in state.reveal["bids"]],
         }
+        mark_counted(reveal["cups"], reveal["outcome"], WILD)
+        reveal["text"] = reveal_text(reveal["outcome"], WILD, lambda c: name(state, c))
     rolls, pt, reroll, effect = (
         _plain(part) for part in (state.battle or state.final, state.pt, state.reroll, state.effect)
     )
@@ -196,7 +209,9 @@ def board(state: State, seat: int | None) -> dict[str, Any]:
             "text": effects_text(tuple(tuple(v) for v in effect["effects"])),
         }
     return {
-        "status": f"round {state.round_no}, {state.phase} ({state.stage})",
+        "status": f"round {state.round_no}, the game is over"
+        if state.phase == "over"
+        else f"round {state.round_no}, {state.phase}" + (f" ({state.stage})" if state.stage != state.phase else ""),
         "decision": decision,
         "over": bool(state.winners),
         "direction": "clockwise" if state.direction > 0 else "counterclockwise",
@@ -240,3 +255,51 @@ def target(action: Action, seat: int) -> str | None:
 def words(kind: str, text: str) -> str:
     """A move as the log says it."""
     return call_words(kind, text)
+
+
+def notes(state: State, seat: int, moves: list[dict[str, Any]]) -> list[str]:
+    """Why a move the rules cap or forbid is not offered now."""
+    said = []
+    if state.betting is not None and state.pending and state.pending[0] == "bet":
+        said += betting_notes(state.betting, state.betting.rules)
+    if state.pending and state.pending[0] == "buy_crew" and state.coins[seat] < 2:
+        said.append("A crew die costs 2 coins: you have fewer.")
+    return said
+
+
+def breakdown(history: Any) -> list[dict[str, Any]]:
+    """Positions: tiles sailed, home, sunk and the winner's 100; then how the race was decided (the final
+    battle's lines of the log, when there was one)."""
+    state = history.states[-1]
+    rows = []
+    for c in range(state.num_players):
+        sunk = c in state.crews.out
+        won = c in state.winners
+        rows.append(
+            [
+                name(state, c),
+                f"{state.progress[c]} of {state.lap}",
+                "yes" if c in state.finished else "no",
+                f"-{SUNK_PENALTY}" if sunk else "0",
+                "+100" if won else "0",
+                f"{state.progress[c] + (100 if won else 0) - (SUNK_PENALTY if sunk else 0)}",
+            ]
+        )
+    winners = ", ".join(name(state, c) for c in state.winners) or "nobody"
+    final = [line["text"] for line in history.log(None) if line["kind"] == "log" and "final battle" in line["text"]]
+    how = (
+        f"{winners} won the final battle of the captains home together."
+        if final
+        else f"{winners} came home to Start/End first."
+    )
+    parts = [
+        {
+            "title": "Positions",
+            "text": f"The score is the tiles sailed, +100 for the winner, -{SUNK_PENALTY} for a sunk ship. {how}",
+            "head": ["captain", "tiles sailed", "home", "sunk", "winner", "score"],
+            "rows": rows,
+        }
+    ]
+    if final:
+        parts.append({"title": "The final battle", "text": " ".join(final), "head": [], "rows": []})
+    return parts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bidbluff.arena.web.views.common import Option
@@ -23,7 +24,15 @@ from bidbluff.envs.spytails.content import (
     SUITS,
     is_mission,
 )
-from bidbluff.envs.spytails.rules import CHARACTER_MODES, FORECAST_MODES, GHOST_TOKEN, MODES, OPERATIONS_PHASE, OVER
+from bidbluff.envs.spytails.rules import (
+    CHARACTER_MODES,
+    FORECAST_MODES,
+    GHOST_TOKEN,
+    LEVERAGE_PENALTY,
+    MODES,
+    OPERATIONS_PHASE,
+    OVER,
+)
 from bidbluff.envs.spytails.rules import SpytailsState as State
 
 TITLE = "Spytails"
@@ -144,3 +153,72 @@ def target(action: Action, seat: int) -> str | None:
 def words(kind: str, text: str) -> str:
     """A move as the log says it."""
     return text
+
+
+def notes(state: State, seat: int, moves: list[dict[str, Any]]) -> list[str]:
+    """Why a move the rules cap or forbid is not offered now."""
+    said = []
+    if state.pending and state.pending[0] == "play":
+        led = state.led_suit()
+        if led != NO_SUIT and len(state.follow_cards(seat)) < len(set(state.hands[seat])):
+            said.append(f"You hold {SUITS[led]}, the led suit: follow it (cards of no suit may always be played).")
+        used = [
+            word
+            for word, done in (
+                ("ghost", state.ghost_used[seat]),
+                ("regroup", state.regroup_used[seat]),
+                ("power", state.power_used[seat]),
+            )
+            if done
+        ]
+        if used:
+            said.append(f"Token{'s' if len(used) > 1 else ''} already used: {', '.join(used)}.")
+    return said
+
+
+_FORECAST = re.compile(r"^(P\d+)[^:]*? (met|missed) the forecast (\d+)(?: \((\d+)\))?: ([+-]\d+)")
+
+
+def breakdown(history: Any) -> list[dict[str, Any]]:
+    """Forecasts, stakes and missions, round by round, then the final influence less the leverage penalty."""
+    state = history.states[-1]
+    rounds, missions, current = [], [], 0
+    for line in history.log(None):
+        text = line["text"]
+        if line["kind"] != "log":
+            continue
+        start = re.match(r"round (\d+):", text)
+        if start:
+            current = int(start.group(1))
+            continue
+        found = _FORECAST.match(text)
+        if found:
+            who, verdict, bid, won, change = found.groups()
+            rounds.append([str(current), who, bid, won or bid, verdict, change])
+        elif any(text.startswith(m.name + ":") for m in MISSIONS):
+            missions.append(f"round {current}: {text}")
+    final = [
+        [
+            f"P{s}",
+            str(state.influence[s]),
+            str(max(0, state.stakes[s])),
+            f"{state.leverage[s]} (-{LEVERAGE_PENALTY * state.leverage[s]})",
+            f"{state.scores()[s]:g}",
+        ]
+        for s in range(state.num_players)
+    ]
+    return [
+        {
+            "title": "Forecasts and stakes",
+            "text": "A met forecast gains its stake times the gain; a missed one loses the stake.",
+            "head": ["round", "seat", "forecast", "won", "", "influence"],
+            "rows": rounds,
+        },
+        {"title": "Missions", "text": " ".join(missions) or "No mission was met.", "head": [], "rows": []},
+        {
+            "title": "Final score",
+            "text": f"Influence, plus a stake still on the table, less {LEVERAGE_PENALTY} per leverage token held.",
+            "head": ["seat", "influence", "stake", "leverage", "score"],
+            "rows": final,
+        },
+    ]
