@@ -14,14 +14,11 @@ $(STAMP): pyproject.toml constraints.txt
 setup: $(STAMP)
 
 MAIN := runs/main
-run: $(STAMP)  ## the main job: a short fine-tune of the shipped Liar's dice network, then its tournament
+run: $(STAMP)  ## the main job: equilibrium-seeking self-play from scratch at 2 players x 1 die, its exact exploitability printed at each checkpoint, then a 4-player Liar's dice table
 	rm -rf $(MAIN)
-	$(BIN)/bidbluff selfplay liars_dice_v0 --init checkpoints/liars_dice/selfplay.zip --players 2,2,4 \
-		--opponents heuristic --pool-fraction 0.7 --pool-max 0 --reward-mode winner --learning-rate 0.0001 \
-		--ent-coef 0.003 --time-limit 200 --total-steps 2000000 --checkpoint-every 100000 --eval-games 100 \
+	$(BIN)/bidbluff selfplay liars_dice_v0 --recipe equilibrium --total-steps 600000 --seed 0 --no-progress \
 		--out $(MAIN)
-	$(BIN)/bidbluff tournament liars_dice_v0 --agents $(MAIN)/final.zip,shipped,heuristic,random \
-		--players 4 --games 1000 --seed 0
+	$(BIN)/bidbluff tournament liars_dice_v0 --agents shipped,heuristic,random --players 4 --games 1000 --seed 0
 
 test: $(STAMP)  ## lint, the formatter check and the default test suite (slow tests excluded)
 	$(BIN)/ruff check .

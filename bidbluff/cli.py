@@ -225,30 +225,23 @@ def replay_command(args: argparse.Namespace) -> int:
 
 # -- serve ------------------------------------------------------------------------
 def serve_parser(sub: Subparsers) -> None:
+    from bidbluff.arena.web import cli as web_cli  # its options only: the web extra is imported by run
+
     serve = sub.add_parser(
         "serve",
         help="the browser table: play any game against agents, replay game records",
         description="A local web page: pick the game, options, table size, your seat and the "
-        "opponents, play from your seat, replay finished games step by step.",
+        "opponents, play from your seat (each table has its own address and survives a restart), replay "
+        "finished games step by step.  The page seats only the agents the server offers (docs/browser.md).",
     )
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    serve.add_argument(
-        "--records",
-        default="records",
-        metavar="DIR",
-        help="where finished games are saved as JSON records (default ./records)",
-    )
+    web_cli.add_arguments(serve)
     serve.set_defaults(run=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    try:
-        from bidbluff.arena.web.app import serve
-    except ImportError as missing:
-        raise SystemExit(f"bidbluff serve needs the web extra: pip install -e '.[web]' ({missing})") from None
-    serve(args.host, args.port, args.records)
-    return 0
+    from bidbluff.arena.web import cli as web_cli
+
+    return web_cli.run(args)
 
 
 # -- exploitability -----------------------------------------------------------------

@@ -426,15 +426,3 @@ def local_table(
     table.human = min(keys)
     table.start()
     return table
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, records_dir: str | Path | None = "records") -> None:
-    """Run the table until Ctrl-C with the defaults of ``arena.web.cli`` (kept for callers of the old entry)."""
-    import argparse
-
-    from bidbluff.arena.web import cli
-
-    parser = argparse.ArgumentParser()
-    cli.add_arguments(parser)
-    args = parser.parse_args(["--host", host, "--port", str(port), "--records", str(records_dir or "")])
-    cli.run(args)

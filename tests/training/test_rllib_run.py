@@ -24,7 +24,7 @@ from bidbluff.agents.networks import ActorCritic  # noqa: E402
 from bidbluff.agents.policy import env_signature, read_sidecar, save_checkpoint  # noqa: E402
 from bidbluff.arena.play import play as play_at_terminal  # noqa: E402
 from bidbluff.arena.tournament import run_tournament  # noqa: E402
-from bidbluff.arena.web.tables import Table  # noqa: E402
+from bidbluff.arena.web.app import local_table  # noqa: E402
 from bidbluff.cli import main  # noqa: E402
 from bidbluff.training.rllib import RllibConfig  # noqa: E402
 from bidbluff.training.rllib.env import LEARNER, TableEnv, module_of, pool_slot  # noqa: E402
@@ -205,7 +205,7 @@ def test_a_tiny_run_exports_checkpoints_that_play_and_resumes_from_rllibs(tmp_pa
         )
         is None
     )
-    assert "final.zip" in " ".join(Table(ENV, 3, opponents=[str(out / "final.zip")], seed=0).labels)
+    assert "final.zip" in " ".join(local_table(ENV, 3, opponents=[str(out / "final.zip")], seed=0).labels)
     # resume: from the newest RLlib checkpoint, with the league and the logs carried on
     assert main([*argv, "--total-steps", "700", "--resume"]) == 0
     resumed = [int(r["step"]) for r in _rows(out / "progress.csv")]

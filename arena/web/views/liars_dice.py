@@ -31,6 +31,13 @@ OPTIONS = (
         tuple(PRESETS),
         "lying_pirates: 1s wild, exactly calls; classic: OpenSpiel's rules",
     ),
+    Option(
+        "observation",
+        "choice",
+        "full",
+        ("full", "compact"),
+        "what the network seats read: the full vector, or the compact one a network of this table trained on",
+    ),
 )
 HIDDEN_KINDS: dict[str, str] = {}  # every bet and call is said aloud
 GLOSSARY = {"dice": DICE_GLOSSARY, "calls": CALLS_GLOSSARY}
