@@ -87,8 +87,9 @@ def test_shimmys_openspiel_wrapper_passes_pettingzoos_api_test_on_the_bridge():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the bridge's initial (chance) state answers observation_tensor only for 2 seats: Shimmy's reset "
-    "asks every seat's and a 3-seat game fails (open issue, see docs/gymnasium.md)",
+    reason="open: at 3 seats Shimmy's reset fails in observation_tensor(2) ('player < num_players_', "
+    "num_players_ = 2) after its sampled chance nodes, though the same call answers on a state dealt by hand; "
+    "see docs/gymnasium.md",
 )
 def test_shimmys_openspiel_wrapper_at_three_seats():
     wrapper, bridge = _shimmy()
