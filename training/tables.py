@@ -3,20 +3,21 @@ until a network must decide, and score the game's end for the league.
 
 A seat holds the learner (``LEARNER``), a snapshot of it (a network that acts frozen) or a baseline (an agent
 that acts from its observation, ``bidbluff.agents``).  The batched trainer, the RLlib env and the gym view
-differ in who decides for a network seat; what happens between those decisions is here, once.
+differ in who decides for a network seat; what happens between those decisions is here, once (the turn loop
+itself, ``play_baselines``, lives in ``bidbluff.arena.turns``, where the Gymnasium env shares it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from bidbluff.agents.base import observation_for, seat_of
+from bidbluff.arena.turns import game_over, play_baselines
 
 LEARNER = "learner"
+__all__ = ["LEARNER", "Outcome", "game_over", "outcome", "play_baselines", "seat_table"]
 
 
 def seat_table(rng: np.random.Generator, n: int, pool_fraction: float, draw: Callable[[], str] | None) -> list[str]:
@@ -26,28 +27,6 @@ def seat_table(rng: np.random.Generator, n: int, pool_fraction: float, draw: Cal
     if LEARNER not in seats:
         seats[int(rng.integers(n))] = LEARNER
     return seats
-
-
-def play_baselines(env: Any, players: Sequence[Any], steps: int, max_steps: int) -> int:
-    """The seats ``players`` holds an agent for (``None``: a network's seat) play until a network seat must
-    decide, the game ends, or its ``steps`` (decisions so far) reach ``max_steps``; returns the steps now."""
-    while steps < max_steps:
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            break
-        player = players[seat_of(agent)]
-        if player is None:
-            break
-        if getattr(player, "needs_env", False):
-            player.bind(env)  # a baseline shared by several tables may have been bound to another
-        env.step(player.act(observation_for(player, env, agent), agent))
-        steps += 1
-    return steps
-
-
-def game_over(env: Any) -> bool:
-    agent = env.agent_selection
-    return bool(env.terminations[agent] or env.truncations[agent])
 
 
 @dataclass(frozen=True)
