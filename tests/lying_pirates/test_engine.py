@@ -13,7 +13,7 @@ from bidbluff.envs.lying_pirates.options import hooks_for
 from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS, NO_EXACT
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
 from bidbluff.envs.lying_pirates.windows import next_turn
-from tests.lying_pirates.savedkit import STATES, load_data
+from tests.lying_pirates.savedkit import FORMAT_0, load_data
 
 from .conftest import SKULL, SWORDS, Script, fresh, load, play, skip, window
 from .optionkit import ready
@@ -63,7 +63,7 @@ def test_frames_are_saved_with_their_stage_and_an_unknown_stage_is_refused():
 
 
 def test_a_state_of_the_old_format_is_converted():
-    old = next(item["state"] for item in load_data(STATES) if item["state"]["stage"] == "effect")
+    old = load_data(FORMAT_0)
     assert "format" not in old and old["effect"]["then"]
     data = LyingPiratesState.from_dict(old).to_dict()
     assert data["format"] == 1 and not {"stage", "effect", "window", "battle"} & set(data)
