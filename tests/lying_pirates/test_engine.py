@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bidbluff.envs.lying_pirates import sailing
+from bidbluff.envs.lying_pirates import sailing, stages, windows
 from bidbluff.envs.lying_pirates.betting import LYING_PIRATES
-from bidbluff.envs.lying_pirates.engine import STAGES, Stage, check_table, frame_from_dict, make_table
+from bidbluff.envs.lying_pirates.engine import STAGES, check_table, frame_from_dict
 from bidbluff.envs.lying_pirates.frames import Battle, Frame, Reroll, SailPhase, Window
 from bidbluff.envs.lying_pirates.hooks import Hooks
 from bidbluff.envs.lying_pirates.options import hooks_for
-from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS, NO_EXACT
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
-from bidbluff.envs.lying_pirates.windows import next_turn
+from bidbluff.envs.lying_pirates.table import ALL_DECISIONS
+from bidbluff.envs.lying_pirates.variant_cards import NO_EXACT
 from tests.lying_pirates.savedkit import FORMAT_0, load_data
 
 from .conftest import SKULL, SWORDS, Script, fresh, load, play, skip, window
@@ -31,13 +31,14 @@ def test_every_stage_belongs_to_a_frame_that_starts_at_a_declared_stage():
 def test_a_bad_table_is_refused():
     with pytest.raises(AssertionError, match="starts at 'effect'"):
         check_table({"phantom_target": STAGES["phantom_target"]})
-    shout = Stage(Window, next_turn, {"shout": STAGES["window"].decisions["window"]})
+    shout = stages.Stage("shouting", Window, windows.window.step, asks=windows.window.asks)
+    shout.decisions["shout"] = STAGES["window"].decisions["window"]
     with pytest.raises(AssertionError, match="codec does not know"):
         check_table({**STAGES, "shouting": shout})
     with pytest.raises(AssertionError, match="no stage opens"):
         check_table({name: stage for name, stage in STAGES.items() if name != "catchup"})
     with pytest.raises(AssertionError, match="declared twice"):
-        make_table(sailing.STAGES, sailing.STAGES)
+        stages.stage(SailPhase)(sailing.sail.step)
 
 
 def test_work_is_pushed_over_the_step_that_waits_for_it_and_a_battle_hands_back_its_result():

@@ -13,7 +13,7 @@ import pytest
 
 from bidbluff import envs
 from bidbluff.envs.lying_pirates.content import CARD_INDEX
-from bidbluff.envs.lying_pirates.engine import STAGES
+from bidbluff.envs.lying_pirates.stages import STAGES
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
 from bidbluff.envs.lying_pirates.state_shapes import FRAME_FIELDS
 from tests.lying_pirates.savedkit import TABLES, table_options
