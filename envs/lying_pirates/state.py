@@ -19,14 +19,14 @@ import numpy as np
 
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.core.game import TERMINAL, GameState, plain
-from bidbluff.envs.lying_pirates import engine, old_saves, state_shapes, validation
+from bidbluff.envs.lying_pirates import engine, state_shapes, validation
 from bidbluff.envs.lying_pirates.crew import Crews
 from bidbluff.envs.lying_pirates.frames import TileRoll
 from bidbluff.envs.lying_pirates.hooks import Hooks
 from bidbluff.envs.lying_pirates.options import hooks_for
 from bidbluff.envs.lying_pirates.table import OVER, Table
 
-FORMAT = 1  # to_dict's layout: 0 (no "format" key) kept work records as dicts resumed by "then" names
+FORMAT = 1  # to_dict's layout (format 0, no "format" key, kept work records as dicts resumed by names: not read)
 # the plain fields in the order a save lists them: the table's, with the phase (read, never set) after "used"
 _AFTER_USED = Table._FIELDS.index("used") + 1
 SAVED = (*Table._FIELDS[:_AFTER_USED], "phase", *Table._FIELDS[_AFTER_USED:])
@@ -62,18 +62,14 @@ class LyingPiratesState(Table, GameState):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LyingPiratesState:
-        """Read ``to_dict``'s output (or format 0's) and refuse, with a ``ValueError`` naming the field by its
-        path, every position the rules cannot reach (``validation``)."""
+        """Read ``to_dict``'s output and refuse, with a ``ValueError`` naming the field by its path, every
+        position the rules cannot reach (``validation``)."""
         if type(data) is not dict or data.get("game") != "lying_pirates":
             game = data.get("game") if type(data) is dict else data
             raise ValueError(f"not a Lying Pirates state (game={game!r})")
-        if "format" not in data or (type(data["format"]) is int and data["format"] == 0):
-            try:
-                data = old_saves.upgrade(data)
-            except (LookupError, TypeError, AttributeError, RecursionError) as bad:
-                raise ValueError(f"a Lying Pirates state of format 0 that cannot be read: {bad!r}") from None
-        if type(data["format"]) is not int or data["format"] != FORMAT:
-            raise ValueError(f"format: Lying Pirates state format {data['format']!r} is not {FORMAT} (or 0)")
+        saved = data.get("format", 0)  # format 0 had no "format" key
+        if type(saved) is not int or saved != FORMAT:
+            raise ValueError(f"format: Lying Pirates state format {saved!r} is not {FORMAT}")
         fields = state_shapes.read_state(data)
         state = cls(**{name: fields[name] for name in cls._FIELDS})
         state.over = fields["phase"] == OVER

@@ -12,8 +12,8 @@ engine must load them and play on identically.
 Made with ``python -m tests.lying_pirates.savedkit`` on the engine of commit 805123d (format 0: the work
 records as plain dicts resumed by ``"then"`` names), then each saved state read and written again by the
 engine of commit 9d0b03a (format 1: typed frames on a stack), which replayed every one identically;
-``data/format0.json.gz`` keeps one state of format 0 as it was saved.  Run on a later engine, this module
-saves that engine's format.
+``data/format0.json.gz`` keeps one state of format 0 as it was saved, which the engine now refuses.  Run on
+a later engine, this module saves that engine's format.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from bidbluff.envs.lying_pirates.env import LyingPiratesGame
 DATA = Path(__file__).parent / "data"
 STATES, RECORDS, FINISHED = DATA / "states.json.gz", DATA / "records.json.gz", DATA / "finished.json.gz"
 RARE = DATA / "rare.json.gz"
-FORMAT_0 = DATA / "format0.json.gz"  # one state (at an effect) saved by the engine of format 0
+FORMAT_0 = DATA / "format0.json.gz"  # one state (at an effect) saved by the engine of format 0, refused
 PLAY_ON = 60  # steps of the seeded continuation after a saved point
 ENV = "lying_pirates_v0"
 # every option table the generic tests use, then every option at once with dealt coasters (the slow fuzz's set)

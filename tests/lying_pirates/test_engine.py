@@ -63,12 +63,11 @@ def test_frames_are_saved_with_their_stage_and_an_unknown_stage_is_refused():
         LyingPiratesState.from_dict({**data, "format": 2})
 
 
-def test_a_state_of_the_old_format_is_converted():
+def test_a_state_of_the_old_format_is_refused():
     old = load_data(FORMAT_0)
     assert "format" not in old and old["effect"]["then"]
-    data = LyingPiratesState.from_dict(old).to_dict()
-    assert data["format"] == 1 and not {"stage", "effect", "window", "battle"} & set(data)
-    assert data["stack"][-1]["stage"] == "effect" and "then" not in data["stack"][-1]
+    with pytest.raises(ValueError, match=r"^format: Lying Pirates state format 0 is not 1"):
+        LyingPiratesState.from_dict(old)
 
 
 def test_the_base_game_has_no_hooks_and_each_option_hooks_what_it_changes():

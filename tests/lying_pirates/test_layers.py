@@ -39,7 +39,7 @@ WINGS = {
         "options",
         "engine",
     ),
-    SAVES: ("state_shapes", "stack_rules", "validation", "old_saves", "state"),
+    SAVES: ("state_shapes", "stack_rules", "validation", "state"),
     FACE: ("setup", "action_codec", "observation", "encoder", "codec", "render", "env"),
 }
 WING_OF = {module: wing for wing, modules in WINGS.items() for module in modules}
