@@ -12,8 +12,6 @@ The encoder that fills it is ``encoder.encode``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from bidbluff.envs.core.fields import Block, Field, Layout, View
@@ -36,7 +34,6 @@ from bidbluff.envs.lying_pirates.content import (
     VARIANTS,
 )
 from bidbluff.envs.lying_pirates.dice import SPECIALS
-from bidbluff.envs.lying_pirates.options import has_options
 from bidbluff.envs.lying_pirates.table import DECISIONS, EXT_DECISIONS
 
 # The base game's layout, and with any option on the full one: the base layout in front as it is, the options'
@@ -162,11 +159,6 @@ FULL_LAYOUT = Layout(
 )
 OBSERVATION_SIZE, FULL_OBSERVATION_SIZE = LAYOUT.size, FULL_LAYOUT.size
 _LAYOUT_OF_SIZE = {LAYOUT.size: LAYOUT, FULL_LAYOUT.size: FULL_LAYOUT}
-
-
-def layout_for(options: dict[str, Any]) -> Layout:
-    """The observation layout of a game set up with ``options`` (the env's spaces depend on it)."""
-    return FULL_LAYOUT if has_options(options) else LAYOUT
 
 
 def view(obs: np.ndarray) -> View:

@@ -28,8 +28,8 @@ from bidbluff.envs.lying_pirates.table import OVER, Table
 
 FORMAT = 1  # to_dict's layout (format 0, no "format" key, kept work records as dicts resumed by names: not read)
 # the plain fields in the order a save lists them: the table's, with the phase (read, never set) after "used"
-_AFTER_USED = Table._FIELDS.index("used") + 1
-SAVED = (*Table._FIELDS[:_AFTER_USED], "phase", *Table._FIELDS[_AFTER_USED:])
+_AFTER_USED = Table.PLAIN_FIELDS.index("used") + 1
+SAVED = (*Table.PLAIN_FIELDS[:_AFTER_USED], "phase", *Table.PLAIN_FIELDS[_AFTER_USED:])
 
 
 @dataclass(eq=False)
@@ -71,7 +71,7 @@ class LyingPiratesState(Table, GameState):
         if type(saved) is not int or saved != FORMAT:
             raise ValueError(f"format: Lying Pirates state format {saved!r} is not {FORMAT}")
         fields = state_shapes.read_state(data)
-        state = cls(**{name: fields[name] for name in cls._FIELDS})
+        state = cls(**{name: fields[name] for name in cls.PLAIN_FIELDS})
         state.over = fields["phase"] == OVER
         reveal = fields["reveal"]
         if reveal is not None:  # JSON's keys, and the outcome as to_dict writes it

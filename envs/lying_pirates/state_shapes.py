@@ -181,7 +181,7 @@ if set(FRAME_FIELDS) != {stage.frame for stage in STAGES.values()}:
 
 
 class FrameSpec(Spec):
-    """A frame: its ``stage`` (a stage of ``engine.STAGES``) says its kind, and the kind its fields."""
+    """A frame: its ``stage`` (a declared stage, ``stages.STAGES``) says its kind, and the kind its fields."""
 
     def read(self, value: Any, path: str, context: Context) -> Frame:
         if type(value) is not dict:

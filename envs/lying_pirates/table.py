@@ -213,7 +213,7 @@ class Table:
 
     # -- copying, hidden information ----------------------------------------------------------
     # the plain fields, as saved and copied (the crews, the bets, the tile's roll and the stack are copied apart)
-    _FIELDS = (
+    PLAIN_FIELDS = (
         "num_players",
         "captains",
         "phantom",
@@ -248,7 +248,7 @@ class Table:
         every simulation (restoring through ``from_dict`` costs about ten times as much).  The hooks follow from
         the options, which a game never changes: shared."""
         new = copy.copy(self)
-        for name in self._FIELDS:
+        for name in self.PLAIN_FIELDS:
             setattr(new, name, copied(getattr(self, name)))
         crews = self.crews
         new.crews = Crews(

@@ -3,6 +3,15 @@ stage of a phase's frame, exactly as the checks restated them by hand before the
 
 from __future__ import annotations
 
+import ast
+import inspect
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bidbluff.envs.core.game import EngineLoopError
+from bidbluff.envs.lying_pirates import engine
 from bidbluff.envs.lying_pirates.frames import (
     ActionPhase,
     Battle,
@@ -28,6 +37,8 @@ from bidbluff.envs.lying_pirates.frames import (
 )
 from bidbluff.envs.lying_pirates.stack_rules import ABOVE, BOTTOM
 from bidbluff.envs.lying_pirates.stages import STAGES
+
+from .conftest import fresh, load, window
 
 # stack_rules.ABOVE and BOTTOM as they were written by hand
 WRITTEN_ABOVE = {
@@ -92,3 +103,25 @@ def test_the_phase_of_a_bottom_frame_is_the_one_its_stage_declares():
 def test_a_step_goes_on_by_naming_the_next_step_and_every_stage_is_named_by_its_function():
     for name, stage in STAGES.items():
         assert stage.step.__name__ == name and stage.name == name
+
+
+def test_an_answer_neither_closes_nor_opens_a_decision_apply_does():
+    for name, stage in STAGES.items():
+        for kind, decision in stage.decisions.items():
+            assert "pending" not in inspect.getsource(decision.on), f"{name}: the answer to {kind!r}"
+
+
+def test_no_step_sets_the_phase():
+    folder = Path(engine.__file__).parent
+    for module in engine.PARTS:
+        tree = ast.parse((folder / f"{module.__name__.rsplit('.', 1)[1]}.py").read_text())
+        targets = [t for node in ast.walk(tree) if isinstance(node, ast.Assign) for t in node.targets]
+        assert not [t for t in targets if isinstance(t, ast.Attribute) and t.attr == "phase"], module.__name__
+
+
+def test_a_step_that_never_asks_nor_moves_on_stops_the_engine(monkeypatch):
+    state = load(window(fresh(3), "sail", token=0, winner=0))
+    monkeypatch.setattr(STAGES["window"], "step", lambda state, frame, rng: None)
+    state.pending = []
+    with pytest.raises(EngineLoopError, match="Lying Pirates' automatic steps ran past"):
+        engine.advance(state, np.random.default_rng(0))
