@@ -1,6 +1,6 @@
 """A sensible Lying Pirates captain for ``lying_pirates_v0``.
 
-It reads its observation through the codec's named views (``bidbluff.envs.lying_pirates.codec.view``:
+It reads its observation through the named views (``bidbluff.envs.lying_pirates.observation.view``:
 the fields with their scales, the layout the encoder writes) and decides:
 
 * **Betting**: the ``liars_dice_v0`` heuristic's odds and policy
@@ -32,21 +32,12 @@ from bidbluff.envs.core.fields import hot
 from bidbluff.envs.liars_dice.codec import CODEC as LD_CODEC
 from bidbluff.envs.liars_dice.codec import FACE_SLOTS
 from bidbluff.envs.liars_dice.game import MAX_QUANTITY as LD_MAX_QUANTITY
+from bidbluff.envs.lying_pirates.action_codec import BET_FACES, CODEC, KINDS, LOWEST_FACE, MAX_CAPTAINS
 from bidbluff.envs.lying_pirates.battle import Icon
-from bidbluff.envs.lying_pirates.codec import (
-    BET_FACES,
-    CODEC,
-    KINDS,
-    LOWEST_FACE,
-    MAX_CAPTAINS,
-    PHASES,
-    PT_FACES,
-    REROLL_DICE,
-    view,
-)
 from bidbluff.envs.lying_pirates.content import CARDS, MAP_WATERS, TARGETED, TILES
 from bidbluff.envs.lying_pirates.dice import SPECIALS, Die
-from bidbluff.envs.lying_pirates.rules import DECISIONS
+from bidbluff.envs.lying_pirates.observation import PHASES, PT_FACES, REROLL_DICE, view
+from bidbluff.envs.lying_pirates.table import DECISIONS
 
 _OFF = CODEC.offset
 _BID, _EXACT, _LIAR = _OFF["bid"], _OFF["exact"], _OFF["liar"]

@@ -7,25 +7,22 @@ the round ends and the next Betting phase begins.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.lying_pirates.content import CARDS
 from bidbluff.envs.lying_pirates.effects import start_effect
-from bidbluff.envs.lying_pirates.frames import ActionPhase, BettingPhase, CatchUp
+from bidbluff.envs.lying_pirates.frames import ActionPhase, BettingPhase, CatchUp, Effect, Window
+from bidbluff.envs.lying_pirates.stages import ASK, goto, stage
+from bidbluff.envs.lying_pirates.table import ACTION, Table
 from bidbluff.envs.lying_pirates.windows import open_window
 
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
-
-def action(state: State, frame: ActionPhase, rng: np.random.Generator) -> None:
-    state.phase = "action"
+@stage(ActionPhase, phase=ACTION)
+def action(state: Table, frame: ActionPhase, rng: np.random.Generator) -> None:
     for hook in state.hooks.action_start:
         hook(state, rng)
-    frame.stage = "action_window"
+    goto(frame, action_window)
     if state.phantom >= 0 and state.phantom_pile and not state.is_out(state.phantom):
         card = state.phantom_pile.pop()
         state.discard.append(card)
@@ -34,25 +31,42 @@ def action(state: State, frame: ActionPhase, rng: np.random.Generator) -> None:
         start_effect(state, state.phantom, CARDS[card].effect, "card", card)
 
 
-def action_window(state: State, frame: ActionPhase, rng: np.random.Generator) -> None:
+@stage(ActionPhase, phase=ACTION, awaits=(Effect,))
+def action_window(state: Table, frame: ActionPhase, rng: np.random.Generator) -> None:
     state.replace(CatchUp())
     open_window(state, "action")
 
 
-def catch_up(state: State, frame: CatchUp, rng: np.random.Generator) -> None:
-    if frame.group is None:
-        frame.group = _last_players(state)
-    group = frame.group
+def last_players(state: Table) -> list[int]:
+    """The players tied last on the map."""
+    last = min(state.progress[p] for p in state.players())
+    return [p for p in state.players() if state.progress[p] == last]
+
+
+def _waiting(state: Table, cu: CatchUp) -> list[int]:
+    return [c for c in state.turn_order(state.token, cu.group) if c not in cu.asked]
+
+
+def _asks_catchup(state: Table, cu: CatchUp) -> tuple[str, int] | None:
+    if cu.group is None or len(cu.accepted) != len(cu.asked):
+        return None
+    waiting = _waiting(state, cu)
+    return ("catchup", waiting[0]) if waiting else None
+
+
+@stage(CatchUp, phase=ACTION, asks=_asks_catchup, awaits=(Window,))
+def catchup(state: Table, cu: CatchUp, rng: np.random.Generator) -> bool | None:
+    if cu.group is None:
+        cu.group = last_players(state)
+    group = cu.group
     if not all(_can_step(state, c) for c in group):
         _end_round(state)
-        return
-    waiting = [c for c in state.turn_order(state.token, group) if c not in frame.asked]
-    if waiting:
-        state.pending = ["catchup", waiting[0]]
-        return
-    if len(frame.accepted) < len(group):
+        return None
+    if _waiting(state, cu):
+        return ASK
+    if len(cu.accepted) < len(group):
         _end_round(state)
-        return
+        return None
     for c in group:
         state.crews.lose(c, 1)
         state.progress[c] += 1
@@ -60,48 +74,38 @@ def catch_up(state: State, frame: CatchUp, rng: np.random.Generator) -> None:
     ships = {state.position(c) for c in state.alive_captains() if c not in group}
     if state.position(group[0]) in ships:
         # Reached another ship: the captains now tied last may go on together.
-        joined = _last_players(state)
+        joined = last_players(state)
         if joined == group:
             _end_round(state)  # the ship reached was not a last-place one: the step is over
-            return
+            return None
         group = joined
-    frame.group, frame.asked, frame.accepted = group, [], []
+    cu.group, cu.asked, cu.accepted = group, [], []
+    return None
 
 
-def _last_players(state: State) -> list[int]:
-    last = min(state.progress[p] for p in state.players())
-    return [p for p in state.players() if state.progress[p] == last]
-
-
-def _can_step(state: State, c: int) -> bool:
+def _can_step(state: Table, c: int) -> bool:
     """A last captain may step if it can spare a crew die, the Base is not next, and a ship is ahead."""
     if state.crews.crew[c] < 2 or state.progress[c] + 1 >= state.lap:
         return False
     return any(state.position(o) > state.position(c) for o in range(state.captains) if o != c and not state.is_out(o))
 
 
-def legal_catchup(state: State, frame: CatchUp, seat: int) -> list[Action]:
+@catchup.legal("catchup")
+def legal_catchup(state: Table, cu: CatchUp, seat: int) -> list[Action]:
     return [("advance",), ("stop",)]
 
 
-def on_catchup(state: State, frame: CatchUp, seat: int, action: Action, rng: np.random.Generator) -> None:
-    frame.asked.append(seat)
+@catchup.on("catchup")
+def on_catchup(state: Table, cu: CatchUp, seat: int, action: Action, rng: np.random.Generator) -> None:
+    cu.asked.append(seat)
     if action[0] == "advance":
-        frame.accepted.append(seat)
+        cu.accepted.append(seat)
     else:
-        frame.asked = list(frame.group)  # one refusal stops them all
-    state.pending = []
+        cu.asked = list(cu.group)  # one refusal stops them all
 
 
-def _end_round(state: State) -> None:
+def _end_round(state: Table) -> None:
     for hook in state.hooks.round_end:
         hook(state)
     state.excluded, state.next_excluded = state.next_excluded, []
     state.replace(BettingPhase())
-
-
-STAGES = {
-    "action": (ActionPhase, action, {}),
-    "action_window": (ActionPhase, action_window, {}),
-    "catchup": (CatchUp, catch_up, {"catchup": (legal_catchup, on_catchup)}),
-}

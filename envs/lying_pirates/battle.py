@@ -1,114 +1,75 @@
-"""Battles and the final battle of Lying Pirates, as pure bookkeeping.
+"""Battles, decided in one place: a battle for a winner or a loser, and each roll of the final battle.
 
-Rolling is left to the caller (the engine rolls with its Generator and offers
-reroll windows between a roll and its resolution); these classes say who must
-roll next and what a set of results means.
+In a battle everyone in it rolls the battle die (and may buy a reroll); the best roll (for a winner) or the
+worst (for a loser) stays in, and the tied roll again until one captain is left, whom the battle hands back
+to the frame that called it.  The final battle's rolls (``final_roll_lost``) are the rulebook's too: a skull
+loses a die, else the worst roll does; the tied worst roll again, and so does everyone if all would be out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import IntEnum
-from typing import Any
+import numpy as np
+
+from bidbluff.envs.lying_pirates.dice import BATTLE_DIE, Icon, roll_battle_die
+from bidbluff.envs.lying_pirates.frames import Battle, FinalBattle, Reroll
+from bidbluff.envs.lying_pirates.rerolls import offer_reroll
+from bidbluff.envs.lying_pirates.stages import Stage, call, done, goto, stage
+from bidbluff.envs.lying_pirates.table import Table
+
+__all__ = ["BATTLE_DIE", "Icon", "final_roll_lost", "standing", "start_battle"]
 
 
-class Icon(IntEnum):
-    """Battle die icons, ordered by strength: swords beat dagger, dagger beats skull."""
-
-    SKULL = 0
-    DAGGER = 1
-    SWORDS = 2
-
-
-# d8: crossed swords x3, dagger x3, skull x2 (stand-in counts, rulings "Dice").
-BATTLE_DIE = (Icon.SWORDS,) * 3 + (Icon.DAGGER,) * 3 + (Icon.SKULL,) * 2
+def standing(rolling: list[int], rolls: list[int], looking_for: str) -> list[int]:
+    """Who of ``rolling`` stays in the battle after a roll: the best rolls for a winner, the worst for a loser."""
+    pick = max if looking_for == "winner" else min
+    best = pick(rolls[c] for c in rolling)
+    return [c for c in rolling if rolls[c] == best]
 
 
-@dataclass
-class Battle:
-    """A battle (or duel) looking for a ``"winner"`` or a ``"loser"``.
+def final_roll_lost(f: FinalBattle, alive: list[int]) -> list[int]:
+    """One roll of the final battle's ``rolling``: who lose a crew die (none: the tied or everyone roll again).
 
-    Everyone still in rolls; only the best (for a winner) or the worst (for a
-    loser) stay in; repeat until one captain remains.
-    """
-
-    rolling: list[int]
-    looking_for: str = "winner"
-
-    def __post_init__(self) -> None:
-        if self.looking_for not in ("winner", "loser"):
-            raise ValueError(f"a battle looks for a 'winner' or a 'loser', not {self.looking_for!r}")
-
-    @property
-    def result(self) -> int | None:
-        """The captain the battle was looking for, once only one remains."""
-        return self.rolling[0] if len(self.rolling) == 1 else None
-
-    def resolve(self, rolls: dict[int, int]) -> None:
-        """Apply one round of results (seat -> icon) of everyone in ``rolling``."""
-        _check_rolls(self.rolling, rolls)
-        pick = max if self.looking_for == "winner" else min
-        target = pick(rolls[s] for s in self.rolling)
-        self.rolling = [s for s in self.rolling if rolls[s] == target]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"rolling": list(self.rolling), "looking_for": self.looking_for}
+    ``alive`` are the captains still in, in turn order; the frame's crews, rollers and battles move on."""
+    skulls = [c for c in f.rolling if f.rolls[c] == Icon.SKULL]
+    if skulls:
+        losers = skulls
+    else:
+        worst = min(f.rolls[c] for c in f.rolling)
+        losers = [c for c in f.rolling if f.rolls[c] == worst]
+        if len(losers) > 1:
+            f.rolling = losers  # no clear loser yet: the tied worst roll again
+            return []
+    if all(f.crew[c] == 1 for c in losers) and set(losers) == set(alive):
+        return []  # everyone left would be out together: they roll again
+    for c in losers:
+        f.crew[c] -= 1
+    f.battles += 1
+    left = [c for c in alive if f.crew[c] > 0]
+    f.rolling = left if len(left) > 1 else []
+    return losers
 
 
-@dataclass
-class FinalBattle:
-    """The series of battles at the game's end; the last captain with crew wins.
-
-    ``crew`` is each captain's crew dice after specials became two crew each and
-    any bought crew.  In each battle a skull loses a die (every skull does);
-    otherwise the worst result loses, the tied worst rolling again; if every
-    captain still in would lose their last die together, they roll again.
-    """
-
-    crew: dict[int, int]
-    rolling: list[int] = field(default_factory=list)
-    battles: int = 0  # battles completed (one die lost per loser each)
-
-    def __post_init__(self) -> None:
-        if not self.rolling:
-            self.rolling = self.alive()
-
-    def alive(self) -> list[int]:
-        return [s for s, c in self.crew.items() if c > 0]
-
-    @property
-    def winner(self) -> int | None:
-        alive = self.alive()
-        return alive[0] if len(alive) == 1 else None
-
-    def resolve(self, rolls: dict[int, int]) -> list[int]:
-        """Apply one roll of everyone in ``rolling``; return who lost a die (empty: roll again)."""
-        _check_rolls(self.rolling, rolls)
-        skulls = [s for s in self.rolling if rolls[s] == Icon.SKULL]
-        if skulls:
-            losers = skulls
-        else:
-            worst = min(rolls[s] for s in self.rolling)
-            losers = [s for s in self.rolling if rolls[s] == worst]
-            if len(losers) > 1:
-                self.rolling = losers  # no clear loser yet: the tied worst roll again
-                return []
-        if all(self.crew[s] == 1 for s in losers) and set(losers) == set(self.alive()):
-            return []  # everyone left would be out together: reroll
-        for s in losers:
-            self.crew[s] -= 1
-        self.battles += 1
-        self.rolling = self.alive() if self.winner is None else []
-        return losers
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "crew": {str(s): c for s, c in self.crew.items()},
-            "rolling": list(self.rolling),
-            "battles": self.battles,
-        }
+def start_battle(state: Table, rolling: list[int], looking_for: str, then: Stage | None = None) -> None:
+    """``rolling`` battle for a ``looking_for`` ("winner" or "loser"); the caller goes on at ``then`` with the
+    captain found as its ``outcome``."""
+    call(state, Battle(state.turn_order(state.token, rolling), looking_for, [-1] * state.captains), then)
 
 
-def _check_rolls(rolling: list[int], rolls: dict[int, int]) -> None:
-    if sorted(rolls) != sorted(rolling):
-        raise ValueError(f"expected results for seats {sorted(rolling)}, got {sorted(rolls)}")
+@stage(Battle)
+def battle_roll(state: Table, b: Battle, rng: np.random.Generator) -> None:
+    for c in b.rolling:
+        b.rolls[c] = roll_battle_die(rng)
+    offer_reroll(state, b.rolling, "battle", then=battle_resolve)
+
+
+@stage(Battle, awaits=(Reroll,))
+def battle_resolve(state: Table, b: Battle, rng: np.random.Generator) -> None:
+    b.rolling = standing(b.rolling, b.rolls, b.looking_for)
+    for tiebreak in state.hooks.battle_tiebreak:
+        b.rolling = tiebreak(state, b.rolling, b.looking_for)
+    if len(b.rolling) == 1:
+        b.result = b.rolling[0]
+        state.say(f"battle for a {b.looking_for}: C{b.result}")
+        done(state, b.result)
+    else:
+        goto(b, battle_roll)

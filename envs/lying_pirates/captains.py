@@ -8,34 +8,22 @@ Phantom's), ``captain_order`` (with "chosen": the players still to choose, in tu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
-from bidbluff.envs.lying_pirates.content import BIG_CUP, CAPTAIN_INDEX, CAPTAINS, SABOTAGE_COST
+from bidbluff.envs.lying_pirates.content import BIG_CUP, CAPTAIN_INDEX, CAPTAINS, CARD_COST, SABOTAGE_COST
 from bidbluff.envs.lying_pirates.dice import CREW_LIMIT
 from bidbluff.envs.lying_pirates.effects import start_effect
-from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.frames import CaptainChoice
 from bidbluff.envs.lying_pirates.hooks import Hooks
-from bidbluff.envs.lying_pirates.rules import CARD_COST
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+from bidbluff.envs.lying_pirates.stages import ASK, done, stage
+from bidbluff.envs.lying_pirates.table import Table
 
 ABILITY_MODES = ("dealt", "chosen")
 SABOTAGE = (("hit_crew", 1),)  # the Saboteur's effect on the captain she picks
 
 
-@dataclass
-class CaptainChoice(Frame):
-    """With "chosen" abilities, each player takes a coaster, in turn (``ext["captain_order"]``)."""
-
-    first: ClassVar[str] = "captain"
-
-
-def new_coasters(state: State, rng: np.random.Generator, abilities: str | None) -> dict[str, list]:
+def new_coasters(state: Table, rng: np.random.Generator, abilities: str | None) -> dict[str, list]:
     c, n = state.captains, state.num_players
     coasters: dict[str, list] = {"captain": [-1] * c, "captain_order": [], "sabotaged": [False] * c}
     if abilities == "dealt":
@@ -46,58 +34,64 @@ def new_coasters(state: State, rng: np.random.Generator, abilities: str | None) 
     return coasters
 
 
-def has(state: State, c: int, ability: str) -> bool:
+def has(state: Table, c: int, ability: str) -> bool:
     return state.ext["captain"][c] == CAPTAIN_INDEX[ability]
 
 
-def apply_abilities(state: State) -> None:
+def apply_abilities(state: Table) -> None:
     """Abilities that change the crew rules live in ``Crews``."""
     crews = state.crews
     crews.limits = [BIG_CUP if has(state, c, "big_cup") else CREW_LIMIT for c in range(state.captains)]
     crews.cursed_spare = [c for c in range(state.captains) if has(state, c, "cursed_spare")]
 
 
-def next_chooser(state: State, frame: CaptainChoice, rng: np.random.Generator) -> None:
+def _asks_captain(state: Table, frame: CaptainChoice) -> tuple[str, int] | None:
     order = state.ext["captain_order"]
-    if not order:
-        state.pop()
-        return
-    state.pending = ["captain", order[0]]
+    return ("captain", order[0]) if order else None
 
 
-def legal_captain(state: State, frame: CaptainChoice, seat: int) -> list[Action]:
+@stage(CaptainChoice, asks=_asks_captain)
+def captain(state: Table, frame: CaptainChoice, rng: np.random.Generator) -> bool | None:
+    if state.ext["captain_order"]:
+        return ASK
+    done(state)
+    return None
+
+
+@captain.legal("captain")
+def legal_captain(state: Table, frame: CaptainChoice, seat: int) -> list[Action]:
     taken = set(state.ext["captain"])
     return [("captain", a) for a in range(len(CAPTAINS)) if a not in taken]
 
 
-def on_captain(state: State, frame: CaptainChoice, seat: int, action: Action, rng: np.random.Generator) -> None:
+@captain.on("captain")
+def on_captain(state: Table, frame: CaptainChoice, seat: int, action: Action, rng: np.random.Generator) -> None:
     state.ext["captain"][seat] = action[1]
     state.ext["captain_order"].pop(0)
     apply_abilities(state)
     state.say(f"C{seat} is {CAPTAINS[action[1]].name}")
-    state.pending = []
 
 
 # -- the abilities, as hooks -----------------------------------------------------------------------------
-def _betting_bonus(state: State) -> None:
+def _betting_bonus(state: Table) -> None:
     winner = state.result["winner"]
     if has(state, winner, "betting_bonus"):
         state.coins[winner] += 1
 
 
-def _free_sail_reroll(state: State, c: int, die: str) -> bool:
+def _free_sail_reroll(state: Table, c: int, die: str) -> bool:
     return die == "sail" and has(state, c, "free_sail_reroll")
 
 
-def _card_cost(state: State, c: int) -> int:
+def _card_cost(state: Table, c: int) -> int:
     return 1 if has(state, c, "cheap_cards") else CARD_COST
 
 
-def _crew_bonus(state: State, c: int) -> int:
+def _crew_bonus(state: Table, c: int) -> int:
     return 1 if has(state, c, "extra_recruit") else 0
 
 
-def _can_sabotage(state: State, c: int) -> bool:
+def _can_sabotage(state: Table, c: int) -> bool:
     return (
         has(state, c, "sabotage")
         and not state.ext["sabotaged"][c]
@@ -106,18 +100,18 @@ def _can_sabotage(state: State, c: int) -> bool:
     )
 
 
-def _sabotage_action(state: State, c: int) -> list[Action]:
+def _sabotage_action(state: Table, c: int) -> list[Action]:
     return [("ability",)] if _can_sabotage(state, c) else []
 
 
-def _sabotage(state: State, c: int, action: Action, rng: np.random.Generator) -> None:
+def _sabotage(state: Table, c: int, action: Action, rng: np.random.Generator) -> None:
     state.ext["sabotaged"][c] = True
     state.coins[c] -= SABOTAGE_COST
     state.say(f"C{c} sabotages")
     start_effect(state, c, SABOTAGE, "ability")
 
 
-def _brawler_tiebreak(state: State, tied: list[int], looking_for: str) -> list[int]:
+def _brawler_tiebreak(state: Table, tied: list[int], looking_for: str) -> list[int]:
     """Brawler Bess in a tie: she wins it (a battle for a winner) or is spared (for a loser)."""
     bess = [c for c in tied if has(state, c, "wins_ties")]
     if not bess or len(tied) < 2:
@@ -133,8 +127,3 @@ def register(hooks: Hooks) -> None:
     hooks.window_actions.append(_sabotage_action)
     hooks.window_acts["ability"] = _sabotage
     hooks.battle_tiebreak.append(_brawler_tiebreak)
-
-
-STAGES = {
-    "captain": (CaptainChoice, next_chooser, {"captain": (legal_captain, on_captain)}),
-}

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bidbluff.envs.lying_pirates.content import CARDS, GOLD, SILVER
-from bidbluff.envs.lying_pirates.rules import GOLD_USED, SILVER_USED
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+from bidbluff.envs.lying_pirates.table import ACTION, GOLD_USED, SILVER_USED, Table
 
 
-def may_play(state: State, c: int, card: int) -> bool:
+def may_play(state: Table, c: int, card: int) -> bool:
     """Silver cards only in the Action phase; one gold and one silver card a round."""
     metal = CARDS[card].metal
-    if metal == SILVER and state.phase != "action":
+    if metal == SILVER and state.phase != ACTION:
         return False
     return not state.used[c][GOLD_USED if metal == GOLD else SILVER_USED]
 
 
-def spend_card(state: State, c: int, card: int) -> None:
+def spend_card(state: Table, c: int, card: int) -> None:
     state.hands[c].remove(card)
     forget(state, c, card)
     state.discard.append(card)
@@ -29,7 +24,7 @@ def spend_card(state: State, c: int, card: int) -> None:
     state.played.append([c, card])
 
 
-def draw_card(state: State, c: int, rng: np.random.Generator) -> int:
+def draw_card(state: Table, c: int, rng: np.random.Generator) -> int:
     """The top card of the deck (the discard reshuffled when it is empty), or -1: none, or ``c`` is the
     Phantom, who only ever plays its own pile."""
     if c == state.phantom:
@@ -41,18 +36,18 @@ def draw_card(state: State, c: int, rng: np.random.Generator) -> int:
     return state.deck.pop() if state.deck else -1
 
 
-def take_card(state: State, c: int, card: int) -> None:
+def take_card(state: Table, c: int, card: int) -> None:
     state.hands[c].append(card)
     state.hands[c].sort()
 
 
-def draw(state: State, c: int, rng: np.random.Generator) -> None:
+def draw(state: Table, c: int, rng: np.random.Generator) -> None:
     card = draw_card(state, c, rng)
     if card >= 0:
         take_card(state, c, card)
 
 
-def lose_card(state: State, c: int, card: int, to: int = -1) -> None:
+def lose_card(state: Table, c: int, card: int, to: int = -1) -> None:
     """``c`` loses ``card``: to captain ``to`` (who saw it taken), else to the discard."""
     state.hands[c].remove(card)
     forget(state, c, card)
@@ -65,7 +60,7 @@ def lose_card(state: State, c: int, card: int, to: int = -1) -> None:
         state.discard.append(card)
 
 
-def forget(state: State, holder: int, card: int) -> None:
+def forget(state: Table, holder: int, card: int) -> None:
     """No observer can know ``holder`` has more of ``card`` than it has left."""
     left = state.hands[holder].count(card)
     for observer in range(state.num_players):

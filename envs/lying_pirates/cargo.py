@@ -7,50 +7,31 @@ of its choice lose a cargo (``MayorReveal``); the Phantom's bomb is aimed by a b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.battle import start_battle
 from bidbluff.envs.lying_pirates.cards import lose_card
 from bidbluff.envs.lying_pirates.dice import BOMB, COIN, Die
-from bidbluff.envs.lying_pirates.dice_rolls import start_battle
-from bidbluff.envs.lying_pirates.frames import Effect, Frame
+from bidbluff.envs.lying_pirates.frames import Battle, Cargo, Effect, MayorReveal
 from bidbluff.envs.lying_pirates.hooks import Hooks
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
-
-
-@dataclass
-class Cargo(Frame):
-    """Captains still to lose cargo, in order: [seat, how many]; each chooses a coin, a card or a crew die."""
-
-    first: ClassVar[str] = "cargo"
-    queue: list[list[int]]
-
-
-@dataclass
-class MayorReveal(Frame):
-    """The Mayor die at the reveal: a coin, or a bomb (a cargo from a captain its holder chooses)."""
-
-    first: ClassVar[str] = "mayor_reveal"
+from bidbluff.envs.lying_pirates.stages import ASK, call, done, goto, stage
+from bidbluff.envs.lying_pirates.table import Table
 
 
 # -- cargo: a coin, an action card or a crew die, the victim's choice ---------------------------------------
-def lose_cargo(state: State, victims: list[list[int]]) -> None:
-    state.push(Cargo([list(v) for v in victims if v[1] > 0]))
+def lose_cargo(state: Table, victims: list[list[int]]) -> None:
+    call(state, Cargo([list(v) for v in victims if v[1] > 0]))
 
 
-def _can_lose_die(state: State, c: int) -> bool:
+def _can_lose_die(state: Table, c: int) -> bool:
     crews = state.crews
     if crews.crew[c] > 1 or (crews.mortal and crews.crew[c] == 1):
         return True
     return any(d != Die.CURSED or c in crews.cursed_spare for d in crews.specials(c))
 
 
-def _cargo_choices(state: State, c: int) -> list[Action]:
+def _cargo_choices(state: Table, c: int) -> list[Action]:
     actions: list[Action] = []
     if state.coins[c] > 0:
         actions.append(("drop_coin",))
@@ -60,7 +41,8 @@ def _cargo_choices(state: State, c: int) -> list[Action]:
     return actions
 
 
-def next_cargo(state: State, frame: Cargo, rng: np.random.Generator) -> None:
+@stage(Cargo, asks=lambda state, frame: ("cargo", frame.queue[0][0]) if frame.queue else None)
+def cargo(state: Table, frame: Cargo, rng: np.random.Generator) -> bool | None:
     queue = frame.queue
     while queue:
         c = queue[0][0]
@@ -72,21 +54,22 @@ def next_cargo(state: State, frame: Cargo, rng: np.random.Generator) -> None:
             # The Phantom is no player: it gives a coin if it has one, else a crew die (ruling).
             _drop(state, frame, c, choices[0] if choices[0][0] == "drop_coin" else ("drop_crew",))
             continue
-        state.pending = ["cargo", c]
-        return
-    state.pop()
+        return ASK
+    done(state)
+    return None
 
 
-def legal_cargo(state: State, frame: Cargo, seat: int) -> list[Action]:
+@cargo.legal("cargo")
+def legal_cargo(state: Table, frame: Cargo, seat: int) -> list[Action]:
     return _cargo_choices(state, seat)
 
 
-def on_cargo(state: State, frame: Cargo, seat: int, action: Action, rng: np.random.Generator) -> None:
-    state.pending = []
+@cargo.on("cargo")
+def on_cargo(state: Table, frame: Cargo, seat: int, action: Action, rng: np.random.Generator) -> None:
     _drop(state, frame, seat, action)
 
 
-def _drop(state: State, frame: Cargo, c: int, action: Action) -> None:
+def _drop(state: Table, frame: Cargo, c: int, action: Action) -> None:
     queue = frame.queue
     queue[0][1] -= 1
     if queue[0][1] <= 0:
@@ -101,12 +84,13 @@ def _drop(state: State, frame: Cargo, c: int, action: Action) -> None:
 
 
 # -- the Mayor die at the reveal ------------------------------------------------------------------------------
-def _after_betting(state: State) -> None:
+def _after_betting(state: Table) -> None:
     if state.crews.holder.get(int(Die.MAYOR), -1) >= 0:
-        state.push(MayorReveal())
+        call(state, MayorReveal())
 
 
-def mayor_reveal(state: State, frame: MayorReveal, rng: np.random.Generator) -> None:
+@stage(MayorReveal)
+def mayor_reveal(state: Table, frame: MayorReveal, rng: np.random.Generator) -> None:
     holder = state.crews.holder[int(Die.MAYOR)]
     cup = state.reveal["cups"].get(str(holder)) if holder >= 0 else None
     face = next((f for kind, f in cup if kind == Die.MAYOR), -1) if cup else -1
@@ -116,44 +100,47 @@ def mayor_reveal(state: State, frame: MayorReveal, rng: np.random.Generator) -> 
             # The Phantom's single-target effects are aimed by a battle of the players (rulebook).
             players = [p for p in state.players() if p != holder]
             if len(players) == 1:
-                state.pop()
+                done(state)
                 lose_cargo(state, [[players[0], 1]])
             else:
-                frame.stage = "bomb_battle"
-                start_battle(state, players, "loser")
+                start_battle(state, players, "loser", then=bomb_battle)
             return
-        frame.stage = "bomb"
+        goto(frame, bomb)
         return
-    state.pop()
+    done(state)
     if face == COIN:
         state.coins[holder] += 1
         state.say(f"C{holder}'s Mayor die shows a coin")
 
 
-def _bomb_targets(state: State, holder: int) -> list[int]:
+def _bomb_targets(state: Table, holder: int) -> list[int]:
     return [c for c in state.alive_captains() if c != holder]
 
 
-def ask_bomb_target(state: State, frame: MayorReveal, rng: np.random.Generator) -> None:
-    state.pending = ["bomb", state.crews.holder[int(Die.MAYOR)]]
+@stage(MayorReveal, asks=lambda state, frame: ("bomb", state.crews.holder[int(Die.MAYOR)]))
+def bomb(state: Table, frame: MayorReveal, rng: np.random.Generator) -> bool:
+    """The Mayor die's holder picks the captain its bomb hits."""
+    return ASK
 
 
-def legal_bomb(state: State, frame: MayorReveal, seat: int) -> list[Action]:
+@bomb.legal("bomb")
+def legal_bomb(state: Table, frame: MayorReveal, seat: int) -> list[Action]:
     return [("target", t) for t in _bomb_targets(state, seat)]
 
 
-def on_bomb(state: State, frame: MayorReveal, seat: int, action: Action, rng: np.random.Generator) -> None:
-    state.pending = []
-    state.pop()
+@bomb.on("bomb")
+def on_bomb(state: Table, frame: MayorReveal, seat: int, action: Action, rng: np.random.Generator) -> None:
+    done(state)
     lose_cargo(state, [[action[1], 1]])
 
 
-def bomb_battle(state: State, frame: MayorReveal, rng: np.random.Generator) -> None:
-    state.pop()
+@stage(MayorReveal, awaits=(Battle,))
+def bomb_battle(state: Table, frame: MayorReveal, rng: np.random.Generator) -> None:
+    done(state)
     lose_cargo(state, [[frame.outcome, 1]])
 
 
-def _cargo_verb(state: State, e: Effect, n: int, rng: np.random.Generator) -> bool:
+def _cargo_verb(state: Table, e: Effect, n: int, rng: np.random.Generator) -> bool:
     """The expansion's tiles: the actor loses ``n`` cargo (its choice each time)."""
     if e.actor != state.phantom or _cargo_choices(state, e.actor):
         lose_cargo(state, [[e.actor, n]])
@@ -164,11 +151,3 @@ def _cargo_verb(state: State, e: Effect, n: int, rng: np.random.Generator) -> bo
 def register(hooks: Hooks) -> None:
     hooks.after_betting.append(_after_betting)
     hooks.effect_verbs["cargo"] = _cargo_verb
-
-
-STAGES = {
-    "cargo": (Cargo, next_cargo, {"cargo": (legal_cargo, on_cargo)}),
-    "mayor_reveal": (MayorReveal, mayor_reveal, {}),
-    "bomb": (MayorReveal, ask_bomb_target, {"bomb": (legal_bomb, on_bomb)}),
-    "bomb_battle": (MayorReveal, bomb_battle, {}),
-}

@@ -19,8 +19,7 @@ Sources: the video's Cities of Greed segment; rulings in shared/rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -33,16 +32,22 @@ from bidbluff.envs.lying_pirates.content import (
     TOWNS,
 )
 from bidbluff.envs.lying_pirates.dice import Die
-from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.frames import (
+    CaptainChoice,
+    Frame,
+    InfluenceSetup,
+    Placing,
+    TownChoosing,
+    TownPlacing,
+)
 from bidbluff.envs.lying_pirates.hooks import Hooks
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+from bidbluff.envs.lying_pirates.stages import ASK, done, stage
+from bidbluff.envs.lying_pirates.table import Table
 
 EXPANSION = "cities_of_greed"
 
 
-def new_cities(state: State, rng: np.random.Generator) -> dict[str, Any]:
+def new_cities(state: Table, rng: np.random.Generator) -> dict[str, Any]:
     """The expansion's setup: town cards, the influence deal (three each, to keep two), the Mayor die."""
     c, n = state.captains, state.num_players
     # Who "last set foot in a boat" starts placing towns (video): the engine cannot know, so chance picks.
@@ -73,30 +78,8 @@ def setup_frames() -> list[Frame]:
     return [TownPlacing(), TownChoosing(), InfluenceSetup()]
 
 
-# -- frames ------------------------------------------------------------------------------------------------------
-@dataclass
-class TownPlacing(Frame):
-    """Town cards slotted under every tile but the Base, the players in turn."""
-
-    first: ClassVar[str] = "town_place"
-
-
-@dataclass
-class TownChoosing(Frame):
-    """Each player takes a designated town."""
-
-    first: ClassVar[str] = "town_choose"
-
-
-@dataclass
-class InfluenceSetup(Frame):
-    """Each player gives back one of its three first influence cards."""
-
-    first: ClassVar[str] = "influence_setup"
-
-
 # -- setup: town cards under the tiles, designated towns, the first influence cards -------------------------
-def _town_cards_for(state: State, seat: int) -> tuple[int, list[int]]:
+def _town_cards_for(state: Table, seat: int) -> tuple[int, list[int]]:
     """Whose set ``seat`` places from: its own, or (two players, own set used up) the Phantom's."""
     cards = state.ext["town_cards"]
     if cards[seat]:
@@ -106,78 +89,98 @@ def _town_cards_for(state: State, seat: int) -> tuple[int, list[int]]:
     return seat, []
 
 
-def _towns_to_place(state: State) -> bool:
+def _towns_to_place(state: Table) -> bool:
     return any(t < 0 for s, t in enumerate(state.ext["towns"]) if s > 0)
 
 
-def next_town_placer(state: State, frame: TownPlacing, rng: np.random.Generator) -> None:
+def _town_placer(state: Table) -> int:
+    order = state.ext["town_order"]
+    return order[state.ext["town_turn"] % len(order)]
+
+
+@stage(TownPlacing, asks=lambda state, frame: ("town_place", _town_placer(state)), awaits=(Placing, CaptainChoice))
+def town_place(state: Table, frame: TownPlacing, rng: np.random.Generator) -> bool | None:
     x = state.ext
     if not _towns_to_place(state):
-        state.pop()
-        return
-    order = x["town_order"]
-    for _ in range(len(order)):
-        seat = order[x["town_turn"] % len(order)]
-        if _town_cards_for(state, seat)[1]:
-            state.pending = ["town_place", seat]
-            return
+        done(state)
+        return None
+    for _ in range(len(x["town_order"])):
+        if _town_cards_for(state, _town_placer(state))[1]:
+            return ASK
         x["town_turn"] += 1
     raise AssertionError("empty slots and no town card left")
 
 
-def legal_town_place(state: State, frame: TownPlacing, seat: int) -> list[Action]:
+@town_place.legal("town_place")
+def legal_town_place(state: Table, frame: TownPlacing, seat: int) -> list[Action]:
     towns = state.ext["towns"]
     cards = _town_cards_for(state, seat)[1]
     return [("town_place", t, s) for t in cards for s in range(1, len(towns)) if towns[s] < 0]
 
 
-def on_town_place(state: State, frame: TownPlacing, seat: int, action: Action, rng: np.random.Generator) -> None:
+@town_place.on("town_place")
+def on_town_place(state: Table, frame: TownPlacing, seat: int, action: Action, rng: np.random.Generator) -> None:
     _, town, slot = action
     owner = _town_cards_for(state, seat)[0]
     state.ext["town_cards"][owner].remove(town)
     state.ext["towns"][slot] = town
     state.ext["town_turn"] += 1
     state.say(f"C{seat} slots {TOWNS[town]} under slot {slot}")
-    state.pending = []
     if not _towns_to_place(state):
         state.ext["town_turn"] = 0  # choosing towns starts again from the first placer (video)
 
 
-def next_town_chooser(state: State, frame: TownChoosing, rng: np.random.Generator) -> None:
-    x = state.ext
-    waiting = [p for p in x["town_order"] if x["designated"][p] < 0]
-    if not waiting:
-        state.pop()
-        return
-    state.pending = ["town_choose", waiting[0]]
+def _choosing(state: Table) -> list[int]:
+    """The players still to choose their town, in turn."""
+    return [p for p in state.ext["town_order"] if state.ext["designated"][p] < 0]
 
 
-def legal_town_choose(state: State, frame: TownChoosing, seat: int) -> list[Action]:
+def _asks_town(state: Table, frame: TownChoosing) -> tuple[str, int] | None:
+    waiting = _choosing(state)
+    return ("town_choose", waiting[0]) if waiting else None
+
+
+@stage(TownChoosing, asks=_asks_town, awaits=(TownPlacing,))
+def town_choose(state: Table, frame: TownChoosing, rng: np.random.Generator) -> bool | None:
+    if _choosing(state):
+        return ASK
+    done(state)
+    return None
+
+
+@town_choose.legal("town_choose")
+def legal_town_choose(state: Table, frame: TownChoosing, seat: int) -> list[Action]:
     taken = set(state.ext["designated"])  # one shield per town: a town has at most one captain
     return [("town_choose", t) for t in range(len(TOWNS)) if t not in taken]
 
 
-def on_town_choose(state: State, frame: TownChoosing, seat: int, action: Action, rng: np.random.Generator) -> None:
+@town_choose.on("town_choose")
+def on_town_choose(state: Table, frame: TownChoosing, seat: int, action: Action, rng: np.random.Generator) -> None:
     state.ext["designated"][seat] = action[1]
     state.say(f"C{seat} takes {TOWNS[action[1]]} as their town")
-    state.pending = []
 
 
-def next_influence_return(state: State, frame: InfluenceSetup, rng: np.random.Generator) -> None:
+def _asks_first_return(state: Table, frame: InfluenceSetup) -> tuple[str, int] | None:
     queue = state.ext["influence_setup"]
-    if not queue:
-        state.pop()
-        return
-    state.pending = ["influence_return", queue[0]]
+    return ("influence_return", queue[0]) if queue else None
 
 
-def legal_first_return(state: State, frame: InfluenceSetup, seat: int) -> list[Action]:
+@stage(InfluenceSetup, asks=_asks_first_return, awaits=(TownChoosing,))
+def influence_setup(state: Table, frame: InfluenceSetup, rng: np.random.Generator) -> bool | None:
+    if state.ext["influence_setup"]:
+        return ASK
+    done(state)
+    return None
+
+
+@influence_setup.legal("influence_return")
+def legal_first_return(state: Table, frame: InfluenceSetup, seat: int) -> list[Action]:
     return [("return_influence", k) for k in sorted(set(state.ext["influence"][seat]))]
 
 
-def on_first_return(state: State, frame: InfluenceSetup, seat: int, action: Action, rng: np.random.Generator) -> None:
+@influence_setup.on("influence_return")
+def on_first_return(state: Table, frame: InfluenceSetup, seat: int, action: Action, rng: np.random.Generator) -> None:
     x = state.ext
-    state.pending = []
     kind = action[1]
     x["influence_discard"].append(kind)  # face up: what was given back is public
     x["influence"][seat].remove(kind)
@@ -189,14 +192,3 @@ def register(hooks: Hooks) -> None:
     """The expansion's hooks: its influence cards, cargo and Mayor die."""
     influence.register(hooks)
     cargo.register(hooks)
-
-
-STAGES = {
-    "town_place": (TownPlacing, next_town_placer, {"town_place": (legal_town_place, on_town_place)}),
-    "town_choose": (TownChoosing, next_town_chooser, {"town_choose": (legal_town_choose, on_town_choose)}),
-    "influence_setup": (
-        InfluenceSetup,
-        next_influence_return,
-        {"influence_return": (legal_first_return, on_first_return)},
-    ),
-}

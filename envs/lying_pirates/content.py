@@ -3,7 +3,7 @@
 No public source gives the Tile Legend or the action deck, so both are the
 project's stand-ins (rulings, "Content to design as stand-ins"): thematic, kept
 as tables an owner of the physical game can replace.  Every effect is a tuple
-``(verb, amount)`` that ``rules.py`` carries out; ``docs/rules/lying_pirates.md``
+``(verb, amount)`` that ``effects.py`` carries out; ``docs/rules/lying_pirates.md``
 lists each one with its text.
 
 Verbs (the actor is the captain resolving the tile or playing the card):
@@ -31,6 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bidbluff.envs.lying_pirates.dice import Die
+
+# What things cost, and what a game starts with.
+START_COINS = 2
+CARD_COST = 2
+CREW_COST = 2  # final battle: one crew die for two coins
+REROLL_COST = 1
+SUNK_PENALTY = 100  # a sunk captain's score: tiles sailed less this, below every ship still sailing
 
 SAFE, UNCHARTED, TREACHEROUS, BASE = "safe", "uncharted", "treacherous", "base"
 TARGETED = frozenset({"hit_crew", "hit_coins", "steal_crew", "steal_coins", "steal_card", "push", "duel"})
@@ -255,7 +262,7 @@ class Captain:
     """A captain coaster's ability (stand-ins: the abilities on the coasters' backs are not public)."""
 
     name: str
-    ability: str  # the key rules.py looks up
+    ability: str  # the key captains.py looks up
     text: str
 
 

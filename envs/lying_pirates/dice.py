@@ -1,8 +1,11 @@
-"""Lying Pirates' dice as data.  Face 0 is a blank face; the Mayor die (Cities of Greed) adds two icon faces."""
+"""Lying Pirates' dice as data, and their rolls.  Face 0 is a blank face; the Mayor die (Cities of Greed) adds two
+icon faces."""
 
 from __future__ import annotations
 
 from enum import IntEnum
+
+import numpy as np
 
 BLANK = 0
 WILD = 1
@@ -35,3 +38,29 @@ FACES: dict[Die, tuple[int, ...]] = {
 SPECIALS = (Die.PIRATE_KING, Die.MERMAID, Die.CURSED, Die.GHOST)
 CITY_SPECIALS = (*SPECIALS, Die.MAYOR)  # with the Cities of Greed expansion
 CREW_LIMIT = 10
+
+# The dice that never go in a cup: the sail die, the Pirate and Treasure dice of a tile (O: the good outcome).
+SAIL_DIE = (1, 1, 1, 2, 2, 2)
+PIRATE_DIE = "XXOOOO"
+TREASURE_DIE = "XXXOOO"
+
+
+class Icon(IntEnum):
+    """Battle die icons, ordered by strength: swords beat dagger, dagger beats skull."""
+
+    SKULL = 0
+    DAGGER = 1
+    SWORDS = 2
+
+
+# d8: crossed swords x3, dagger x3, skull x2 (stand-in counts, rulings "Dice").
+BATTLE_DIE = (Icon.SWORDS,) * 3 + (Icon.DAGGER,) * 3 + (Icon.SKULL,) * 2
+
+
+def roll_die(kind: int, rng: np.random.Generator) -> int:
+    """A face of a cup's die of ``kind``."""
+    return FACES[Die(kind)][int(rng.integers(6))]
+
+
+def roll_battle_die(rng: np.random.Generator) -> int:
+    return int(BATTLE_DIE[int(rng.integers(8))])

@@ -8,32 +8,34 @@ crews counted in the final battle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.battle import start_battle
 from bidbluff.envs.lying_pirates.cards import draw, lose_card, may_play, spend_card
 from bidbluff.envs.lying_pirates.content import CARDS, TARGETED, TREACHEROUS, is_attack
 from bidbluff.envs.lying_pirates.dice import Die
-from bidbluff.envs.lying_pirates.dice_rolls import start_battle
-from bidbluff.envs.lying_pirates.frames import Effect, FinalBattle
+from bidbluff.envs.lying_pirates.frames import Battle, Cargo, Effect, FinalBattle
 from bidbluff.envs.lying_pirates.movement import move_ship, phantom_catches
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
-
-
-def start_effect(state: State, actor: int, effects: tuple | list, source: str, card: int = -1) -> None:
-    state.push(Effect(actor, [list(e) for e in effects], source, card))
+from bidbluff.envs.lying_pirates.stages import ASK, Stage, call, done, goto, stage
+from bidbluff.envs.lying_pirates.table import Table
 
 
-def fighting(state: State, final: FinalBattle) -> list[int]:
+def start_effect(
+    state: Table, actor: int, effects: tuple | list, source: str, card: int = -1, then: Stage | None = None
+) -> None:
+    """``actor``'s ``effects`` (of a tile, a card, an ability) are carried out; the caller goes on at ``then``."""
+    call(state, Effect(actor, [list(e) for e in effects], source, card), then)
+
+
+def fighting(state: Table, final: FinalBattle) -> list[int]:
     """The captains still in the final battle, in turn order."""
     return [c for c in state.turn_order(state.token, list(range(state.captains))) if final.crew[c] > 0]
 
 
-def targets(state: State, e: Effect) -> list[int]:
+def targets(state: Table, e: Effect) -> list[int]:
     if e.source == "final":
         return [c for c in fighting(state, state.final) if c != e.actor]
     others = [c for c in range(state.captains) if c != e.actor and c not in state.crews.out]
@@ -42,7 +44,18 @@ def targets(state: State, e: Effect) -> list[int]:
     return others
 
 
-def carry_out(state: State, e: Effect, rng: np.random.Generator) -> None:
+def _asks_effect(state: Table, e: Effect) -> tuple[str, int] | None:
+    """The actor aims a targeted effect; then an attack card's target may react."""
+    if e.index >= len(e.effects):
+        return None
+    if e.target < 0:
+        aimed = e.effects[e.index][0] in TARGETED and e.actor != state.phantom
+        return ("target", e.actor) if aimed else None
+    return ("react", e.target) if e.reacted else None
+
+
+@stage(Effect, asks=_asks_effect, awaits=(Cargo,))
+def effect(state: Table, e: Effect, rng: np.random.Generator) -> bool | None:
     """The effects in order, until one needs a decision or a battle; then the effect is done."""
     while e.index < len(e.effects):
         verb, n = e.effects[e.index]
@@ -57,59 +70,61 @@ def carry_out(state: State, e: Effect, rng: np.random.Generator) -> None:
                 if len(choices) == 1:
                     e.target = choices[0]
                 else:
-                    e.stage = "phantom_target"
-                    start_battle(state, choices, "loser")
-                    return
+                    start_battle(state, choices, "loser", then=phantom_target)
+                    return None
             else:
-                state.pending = ["target", e.actor]
-                return
+                return ASK
         if e.source == "card" and e.target >= 0 and not e.reacted and _can_react(state, e, e.target):
             e.reacted = True
-            state.pending = ["react", e.target]
-            return
+            return ASK
         e.index += 1
-        if _do(state, e, verb, n, rng) or state.phase == "over":
-            return  # work was pushed that comes back to this effect, or the Phantom sank a ship
-    state.pop()
+        if _do(state, e, verb, n, rng) or state.over:
+            return None  # work was called that comes back to this effect, or the Phantom sank a ship
+    done(state)
+    return None
 
 
-def phantom_target(state: State, e: Effect, rng: np.random.Generator) -> None:
+@stage(Effect, awaits=(Battle,))
+def phantom_target(state: Table, e: Effect, rng: np.random.Generator) -> None:
     e.target = e.outcome
-    e.stage = "effect"
+    goto(e, effect)
 
 
-def after_battle(state: State, e: Effect, rng: np.random.Generator) -> None:
+@stage(Effect, awaits=(Battle,))
+def after_battle(state: Table, e: Effect, rng: np.random.Generator) -> None:
     """A duel's or brawl's loser loses its crew dice."""
     kind, n = e.after_battle
     e.after_battle = None
     loser = e.outcome if kind == "brawl" else (e.target if e.outcome == e.actor else e.actor)
     state.crews.lose(loser, n)
     state.say(f"C{loser} loses the {kind} and {n} crew")
-    e.stage = "effect"
+    goto(e, effect)
 
 
-def legal_target(state: State, e: Effect, seat: int) -> list[Action]:
+@effect.legal("target")
+def legal_target(state: Table, e: Effect, seat: int) -> list[Action]:
     return [("target", t) for t in targets(state, e)]
 
 
-def on_target(state: State, e: Effect, seat: int, action: Action, rng: np.random.Generator) -> None:
+@effect.on("target")
+def on_target(state: Table, e: Effect, seat: int, action: Action, rng: np.random.Generator) -> None:
     e.target = action[1]
-    state.pending = []
 
 
-def _can_react(state: State, e: Effect, c: int) -> bool:
+def _can_react(state: Table, e: Effect, c: int) -> bool:
     if c == state.phantom or e.card < 0 or not is_attack(CARDS[e.card]):
         return False
     return any(may_play(state, c, k) for k in set(state.hands[c]) if CARDS[k].reaction)
 
 
-def legal_react(state: State, e: Effect, seat: int) -> list[Action]:
+@effect.legal("react")
+def legal_react(state: Table, e: Effect, seat: int) -> list[Action]:
     playable = sorted({k for k in state.hands[seat] if CARDS[k].reaction and may_play(state, seat, k)})
     return [("play", k) for k in playable] + [("pass",)]
 
 
-def on_react(state: State, e: Effect, seat: int, action: Action, rng: np.random.Generator) -> None:
-    state.pending = []
+@effect.on("react")
+def on_react(state: Table, e: Effect, seat: int, action: Action, rng: np.random.Generator) -> None:
     if action[0] == "pass":
         return
     spend_card(state, seat, action[1])
@@ -117,7 +132,7 @@ def on_react(state: State, e: Effect, seat: int, action: Action, rng: np.random.
     e.index = len(e.effects)  # the attack card is cancelled
 
 
-def _do(state: State, e: Effect, verb: str, n: Any, rng: np.random.Generator) -> bool:
+def _do(state: Table, e: Effect, verb: str, n: Any, rng: np.random.Generator) -> bool:
     """Carry out one effect; True if it pushed work (a battle, a choice) that resumes the effect."""
     actor, target = e.actor, e.target
     if e.source == "final":
@@ -164,8 +179,7 @@ def _do(state: State, e: Effect, verb: str, n: Any, rng: np.random.Generator) ->
         move_ship(state, target, -n, "action")
     elif verb == "duel":
         e.after_battle = ["duel", n]
-        e.stage = "after_battle"
-        start_battle(state, [actor, target], "winner")
+        start_battle(state, [actor, target], "winner", then=after_battle)
         return True
     elif verb == "broadside":
         for c in range(state.captains):
@@ -177,8 +191,7 @@ def _do(state: State, e: Effect, verb: str, n: Any, rng: np.random.Generator) ->
             state.crews.lose(fighters[0], n)
         elif fighters:
             e.after_battle = ["brawl", n]
-            e.stage = "after_battle"
-            start_battle(state, fighters, "loser")
+            start_battle(state, fighters, "loser", then=after_battle)
             return True
     elif verb == "kraken":
         for c in range(state.captains):
@@ -191,7 +204,7 @@ def _do(state: State, e: Effect, verb: str, n: Any, rng: np.random.Generator) ->
     return False
 
 
-def _do_in_final(state: State, verb: str, n: int, actor: int, target: int) -> None:
+def _do_in_final(state: Table, verb: str, n: int, actor: int, target: int) -> None:
     """Final-battle cards change the crews counted in the final battle."""
     crew = state.final.crew
     if verb == "crew":
@@ -204,10 +217,3 @@ def _do_in_final(state: State, verb: str, n: int, actor: int, target: int) -> No
                 crew[c] = max(0, crew[c] - n)
     else:
         raise AssertionError(f"{verb} is not a final-battle effect")
-
-
-STAGES = {
-    "effect": (Effect, carry_out, {"target": (legal_target, on_target), "react": (legal_react, on_react)}),
-    "phantom_target": (Effect, phantom_target, {}),
-    "after_battle": (Effect, after_battle, {}),
-}

@@ -27,7 +27,7 @@ this captain knows it holds), the current bets with who made them, the last
 reveal of every cup, the round's winner/losers/survivors, battles and dice in
 progress, the map, cards played, and the open decision with its card or tile.
 
-The vector field by field (`bidbluff.envs.lying_pirates.codec.LAYOUT`, and with any option below on
+The vector field by field (`bidbluff.envs.lying_pirates.observation.LAYOUT`, and with any option below on
 `FULL_LAYOUT`: the same values first, then the option blocks from 2996 on; `at` is the first value's
 position, a seat block's copy 0; a test keeps this table equal to `describe()` of both):
 
@@ -129,7 +129,8 @@ players a Phantom win gives both players -1 (not zero-sum).  `"rank"` and
 hands), `map_setup` ("first_game" layout or "collaborative" placement),
 `draft` (the 3-2-1 card draft), `reward_mode`.  Off by default, each of
 these changes the spaces to the full layout (the base ids and observation
-offsets stay as they are, the new ones are appended; `bidbluff.envs.lying_pirates.codec`):
+offsets stay as they are, the new ones are appended; `action_codec` and
+`observation` in `bidbluff.envs.lying_pirates`):
 
 * `expansion="cities_of_greed"`: seven towns, town cards slotted under every
   tile but the Base (a decision per card), a designated town per player,
@@ -165,7 +166,7 @@ from bidbluff.envs.core.aec import BoardGameEnv, wrap
 from bidbluff.envs.core.codec import Action, ActionCodec
 from bidbluff.envs.core.fields import Layout
 from bidbluff.envs.core.game import Game, GameState
-from bidbluff.envs.lying_pirates import codec as lp_codec
+from bidbluff.envs.lying_pirates import action_codec, encoder, observation
 from bidbluff.envs.lying_pirates.content import VARIANTS
 from bidbluff.envs.lying_pirates.options import has_options
 from bidbluff.envs.lying_pirates.render import render_state
@@ -180,9 +181,9 @@ class LyingPiratesGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     default_players: ClassVar[int] = 4
-    codec: ClassVar[ActionCodec] = lp_codec.CODEC
-    layout: ClassVar[Layout] = lp_codec.LAYOUT
-    observation_size: ClassVar[int] = lp_codec.LAYOUT.size
+    codec: ClassVar[ActionCodec] = action_codec.CODEC
+    layout: ClassVar[Layout] = observation.LAYOUT
+    observation_size: ClassVar[int] = observation.LAYOUT.size
     score_scale: ClassVar[float] = 50.0
     state_class: ClassVar[type[GameState]] = LyingPiratesState
     test_configs: ClassVar[tuple[dict[str, Any], ...]] = (
@@ -211,8 +212,8 @@ class LyingPiratesGame(Game):
         self.full = has_options(defaults)
         if self.full:
             # With an option on, this env's spaces are the full layout (chosen once, from its options).
-            self.codec = lp_codec.FULL_CODEC
-            self.layout = lp_codec.FULL_LAYOUT
+            self.codec = action_codec.FULL_CODEC
+            self.layout = observation.FULL_LAYOUT
             self.observation_size = self.layout.size
 
     def is_zero_sum(self, num_players: int) -> bool:
@@ -241,24 +242,24 @@ class LyingPiratesGame(Game):
         return render_state(state, seat)
 
     def encode(self, state: LyingPiratesState, seat: int) -> np.ndarray:
-        return lp_codec.encode(state, seat)
+        return encoder.encode(state, seat)
 
     def action_to_id(self, state: LyingPiratesState, action: Action, seat: int) -> int:
-        return lp_codec.action_to_id(action, seat, state.captains)
+        return action_codec.action_to_id(action, seat, state.captains)
 
     def legal_action_ids(self, state: LyingPiratesState, seat: int) -> list[int]:
         if state.pending[0] == "bet":  # the Betting phase's decision: the round's bets, converted once per set
-            return lp_codec.bet_ids(state.betting)
-        return lp_codec.action_ids(state.legal_actions(), seat, state.captains)
+            return action_codec.bet_ids(state.betting)
+        return action_codec.action_ids(state.legal_actions(), seat, state.captains)
 
     def id_to_action(self, state: LyingPiratesState, action_id: int, seat: int) -> Action:
         # the ids are decoded with the full layout; a table without the expansion stops at its own codec
         if not 0 <= action_id < self.codec.n:
             raise ValueError(f"action id {action_id} is outside this table's actions 0..{self.codec.n - 1}")
-        return lp_codec.id_to_action(action_id, seat, state.captains)
+        return action_codec.id_to_action(action_id, seat, state.captains)
 
     def action_to_str(self, action: Action) -> str:
-        return lp_codec.action_to_str(action)
+        return action_codec.action_to_str(action)
 
     def final_rewards(self, state: LyingPiratesState, mode: str) -> list[float]:
         if mode == "win" and state.phantom >= 0 and state.winners == [state.phantom]:

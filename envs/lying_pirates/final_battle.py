@@ -5,33 +5,29 @@ final_buy         in turn, each may buy crew dice at two coins each
 final_roll        everyone in the battle rolls; a window (``Window`` of kind "final") opens in
                   which each may reroll (a coin) and play one final-battle card a battle
 final_after_card  a card may knock captains out, and end the battle being fought
-final_resolve     skulls (or the worst roll) lose a die; the last captain with crew wins
+final_resolve     skulls (or the worst roll) lose a die (``battle.final_roll_lost``); the last with crew wins
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
-from bidbluff.envs.lying_pirates import battle
-from bidbluff.envs.lying_pirates.battle import Icon
+from bidbluff.envs.lying_pirates.battle import final_roll_lost
 from bidbluff.envs.lying_pirates.cards import forget
-from bidbluff.envs.lying_pirates.content import CARDS
+from bidbluff.envs.lying_pirates.content import CARDS, CREW_COST
 from bidbluff.envs.lying_pirates.crew import BOARD
-from bidbluff.envs.lying_pirates.dice_rolls import reroll_cost
+from bidbluff.envs.lying_pirates.dice import roll_battle_die
 from bidbluff.envs.lying_pirates.effects import fighting, start_effect
-from bidbluff.envs.lying_pirates.frames import FinalAfterCard, FinalBattle, Window
-from bidbluff.envs.lying_pirates.rules import CREW_COST, roll_battle_die
+from bidbluff.envs.lying_pirates.frames import Effect, FinalAfterCard, FinalBattle, Window
+from bidbluff.envs.lying_pirates.rerolls import reroll_cost
+from bidbluff.envs.lying_pirates.stages import ASK, call, done, goto, stage
+from bidbluff.envs.lying_pirates.table import FINAL, Table
 from bidbluff.envs.lying_pirates.windows import next_turn
 
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
-
-def final_start(state: State, f: FinalBattle, rng: np.random.Generator) -> None:
-    state.phase = "final"
+@stage(FinalBattle, phase=FINAL)
+def final_start(state: Table, f: FinalBattle, rng: np.random.Generator) -> None:
     finalists = state.turn_order(state.token, state.finished)
     f.crew = [0] * state.captains
     for c in finalists:
@@ -42,25 +38,31 @@ def final_start(state: State, f: FinalBattle, rng: np.random.Generator) -> None:
     f.rolls = [-1] * state.captains
     f.used = [[False, False] for _ in range(state.captains)]
     state.say(f"final battle between {finalists}")
-    f.stage = "final_buy"
+    goto(f, final_buy)
 
 
-def final_buy(state: State, f: FinalBattle, rng: np.random.Generator) -> None:
+def _asks_buy_crew(state: Table, f: FinalBattle) -> tuple[str, int] | None:
+    return ("buy_crew", f.buying[0]) if f.buying and state.coins[f.buying[0]] >= CREW_COST else None
+
+
+@stage(FinalBattle, phase=FINAL, asks=_asks_buy_crew)
+def final_buy(state: Table, f: FinalBattle, rng: np.random.Generator) -> bool | None:
     queue = f.buying
     while queue and state.coins[queue[0]] < CREW_COST:
         queue.pop(0)
     if queue:
-        state.pending = ["buy_crew", queue[0]]
-    else:
-        f.stage = "final_roll"
+        return ASK
+    goto(f, final_roll)
+    return None
 
 
-def legal_buy_crew(state: State, f: FinalBattle, seat: int) -> list[Action]:
+@final_buy.legal("buy_crew")
+def legal_buy_crew(state: Table, f: FinalBattle, seat: int) -> list[Action]:
     return [("buy",), ("pass",)]
 
 
-def on_buy_crew(state: State, f: FinalBattle, seat: int, action: Action, rng: np.random.Generator) -> None:
-    state.pending = []
+@final_buy.on("buy_crew")
+def on_buy_crew(state: Table, f: FinalBattle, seat: int, action: Action, rng: np.random.Generator) -> None:
     if action[0] == "pass":
         f.buying.pop(0)
     else:
@@ -68,14 +70,21 @@ def on_buy_crew(state: State, f: FinalBattle, seat: int, action: Action, rng: np
         f.crew[seat] += 1
 
 
-def final_roll(state: State, f: FinalBattle, rng: np.random.Generator) -> None:
+@stage(FinalBattle, phase=FINAL)
+def final_roll(state: Table, f: FinalBattle, rng: np.random.Generator) -> None:
     for c in f.rolling:
         f.rolls[c] = roll_battle_die(rng)
-    f.stage = "final_resolve"
-    state.push(Window("final", [c for c in fighting(state, f) if c != state.phantom], stage="final_window"))
+    window = Window("final", [c for c in fighting(state, f) if c != state.phantom], stage=final_window.name)
+    call(state, window, then=final_resolve)
 
 
-def legal_final(state: State, w: Window, seat: int) -> list[Action]:
+@stage(Window, asks=lambda state, w: ("final", w.seat), awaits=(FinalAfterCard,))
+def final_window(state: Table, w: Window, rng: np.random.Generator) -> bool | None:
+    return next_turn(state, w)
+
+
+@final_window.legal("final")
+def legal_final(state: Table, w: Window, seat: int) -> list[Action]:
     f = state.final
     actions: list[Action] = [("pass",)]
     if seat in f.rolling and state.coins[seat] >= reroll_cost(state, seat, "final") and not f.used[seat][0]:
@@ -85,10 +94,10 @@ def legal_final(state: State, w: Window, seat: int) -> list[Action]:
     return actions
 
 
-def on_final(state: State, w: Window, seat: int, action: Action, rng: np.random.Generator) -> None:
+@final_window.on("final")
+def on_final(state: Table, w: Window, seat: int, action: Action, rng: np.random.Generator) -> None:
     f = state.final
     w.took_turn(passed=action[0] == "pass")
-    state.pending = []
     if action[0] == "pass":
         return
     if action[0] == "reroll":
@@ -102,13 +111,14 @@ def on_final(state: State, w: Window, seat: int, action: Action, rng: np.random.
     state.discard.append(card)
     f.used[seat][1] = True
     state.say(f"C{seat} plays {CARDS[card].name} in the final battle")
-    state.push(FinalAfterCard())
+    call(state, FinalAfterCard())
     start_effect(state, seat, CARDS[card].effect, "final", card)
 
 
-def final_after_card(state: State, frame: FinalAfterCard, rng: np.random.Generator) -> None:
-    state.pop()
-    w = state.stack[-1]  # the final battle's window
+@stage(FinalAfterCard, awaits=(Effect,))
+def final_after_card(state: Table, frame: FinalAfterCard, rng: np.random.Generator) -> None:
+    done(state)
+    w = state.window  # the final battle's window, which called this
     f = state.final
     alive = fighting(state, f)
     if len(alive) == 1:
@@ -119,34 +129,22 @@ def final_after_card(state: State, frame: FinalAfterCard, rng: np.random.Generat
     f.rolling = [c for c in f.rolling if c in alive]
     if len(f.rolling) < 2:
         # the card knocked out the last rival of this battle: it ends with that loss
-        state.pop()
+        done(state)
         f.battles += 1
         f.used = [[False, False] for _ in range(state.captains)]
         f.rolling = alive
-        f.stage = "final_roll"
+        goto(f, final_roll)
 
 
-def final_resolve(state: State, f: FinalBattle, rng: np.random.Generator) -> None:
+@stage(FinalBattle, phase=FINAL, awaits=(Window,))
+def final_resolve(state: Table, f: FinalBattle, rng: np.random.Generator) -> None:
     alive = fighting(state, f)
-    fight = battle.FinalBattle({c: f.crew[c] for c in alive}, list(f.rolling), f.battles)
-    losers = fight.resolve({c: Icon(f.rolls[c]) for c in f.rolling})
-    for c, n in fight.crew.items():
-        f.crew[c] = n
+    losers = final_roll_lost(f, alive)
     if losers:
-        state.say(f"final battle {f.battles + 1}: {losers} lose a crew die")
+        state.say(f"final battle {f.battles}: {losers} lose a crew die")
         f.used = [[False, False] for _ in range(state.captains)]
-    f.rolling, f.battles = fight.rolling, fight.battles
-    if fight.winner is not None:
-        state.end([fight.winner])
+    left = [c for c in alive if f.crew[c] > 0]
+    if len(left) == 1:
+        state.end(left)
     else:
-        f.stage = "final_roll"
-
-
-STAGES = {
-    "final_start": (FinalBattle, final_start, {}),
-    "final_buy": (FinalBattle, final_buy, {"buy_crew": (legal_buy_crew, on_buy_crew)}),
-    "final_roll": (FinalBattle, final_roll, {}),
-    "final_window": (Window, next_turn, {"final": (legal_final, on_final)}),
-    "final_after_card": (FinalAfterCard, final_after_card, {}),
-    "final_resolve": (FinalBattle, final_resolve, {}),
-}
+        goto(f, final_roll)

@@ -1,12 +1,10 @@
-"""The engine's work in progress, one typed frame per piece of work, kept on the state's stack.
+"""The work in progress, one typed frame per piece of work, kept on the table's stack: plain data.
 
-The frame on top is what the engine does now; its ``stage`` names the step it is at (a key of
-``engine.STAGES``).  A step that needs other work done first sets its own next stage and pushes that
-work (a reroll offer, a priority window, a battle, an effect); the pushed frame pops itself when done
-and the frame under it goes on.  A battle hands its result to the frame under it (``outcome``).
-
-The options' frames live with their rules (``cities``, ``influence``, ``cargo``, ``captains``,
-``variant_cards``, ``merchants``).
+The frame on top is the work being done; its ``stage`` names the step it is at (a stage the engine
+declares, ``stages.Stage``).  The frame at the bottom is a phase of the round (or the final battle); the
+frames above it are work a step called and waits for (a reroll offer, a priority window, a battle, an
+effect), each handing its result, if it has one, to the frame that called it (``outcome``).  The options'
+frames are here too: the table holds every kind of work, the engine's modules say what each one does.
 """
 
 from __future__ import annotations
@@ -20,11 +18,19 @@ from bidbluff.envs.core.game import copied, plain
 
 @dataclass
 class Frame:
-    """A piece of work on the stack.  ``first`` is the stage a new one starts at."""
+    """A piece of work on the stack.  ``first`` is the stage a new one starts at.
+
+    ``phases`` (a phase's frame only) says, for each of its stages, the rulebook's phase while it is at that
+    stage: the engine's stage declarations fill it (``stages.stage``), so the phase is read, never set."""
 
     first: ClassVar[str]
+    phases: ClassVar[dict[str, str]]
     stage: str = field(default="", kw_only=True)
-    outcome: int = field(default=-1, kw_only=True)  # what the last battle it started came back with
+    outcome: int = field(default=-1, kw_only=True)  # what the last work it called handed back (a battle's captain)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.phases = {}
 
     def __post_init__(self) -> None:
         if not self.stage:
@@ -170,6 +176,80 @@ class Draft(Frame):
     picked: list[list[int]] = field(default_factory=list)
 
 
+# -- the options' work --------------------------------------------------------------------------------------
+@dataclass
+class CaptainChoice(Frame):
+    """With "chosen" abilities, each player takes a coaster, in turn (``ext["captain_order"]``)."""
+
+    first: ClassVar[str] = "captain"
+
+
+@dataclass
+class TownPlacing(Frame):
+    """Town cards slotted under every tile but the Base, the players in turn."""
+
+    first: ClassVar[str] = "town_place"
+
+
+@dataclass
+class TownChoosing(Frame):
+    """Each player takes a designated town."""
+
+    first: ClassVar[str] = "town_choose"
+
+
+@dataclass
+class InfluenceSetup(Frame):
+    """Each player gives back one of its three first influence cards."""
+
+    first: ClassVar[str] = "influence_setup"
+
+
+@dataclass
+class Influence(Frame):
+    """An influence card being played: its town, then attack or bonus."""
+
+    first: ClassVar[str] = "influence"
+    seat: int
+    card: int
+    town: int = -1
+
+
+@dataclass
+class Cargo(Frame):
+    """Captains still to lose cargo, in order: [seat, how many]; each chooses a coin, a card or a crew die."""
+
+    first: ClassVar[str] = "cargo"
+    queue: list[list[int]]
+
+
+@dataclass
+class MayorReveal(Frame):
+    """The Mayor die at the reveal: a coin, or a bomb (a cargo from a captain its holder chooses)."""
+
+    first: ClassVar[str] = "mayor_reveal"
+
+
+@dataclass
+class KeepOne(Frame):
+    """ "Draw Two, Keep One": the two cards a purchase drew (``what``: "card" or "influence"), one to give back."""
+
+    first: ClassVar[str] = "keep_one"
+    seat: int
+    what: str
+    cards: list[int]
+
+
+@dataclass
+class Encounter(Frame):
+    """The ship being met (``ship``: "merchant" or "navy") and the battle die rolled for it."""
+
+    first: ClassVar[str] = "encounter"
+    ship: str
+    roll: int = -1
+
+
+# -- not a frame: the die rolled for the tile being resolved ----------------------------------------------
 @dataclass
 class TileRoll:
     """The Pirate or Treasure die rolled for the tile being resolved."""

@@ -5,9 +5,6 @@ coin, drawn by the expansion's tiles; and the towns the captains are in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
@@ -19,37 +16,26 @@ from bidbluff.envs.lying_pirates.content import (
     TOWNS,
 )
 from bidbluff.envs.lying_pirates.dice import Die
-from bidbluff.envs.lying_pirates.frames import Effect, Frame
+from bidbluff.envs.lying_pirates.frames import Effect, Influence
 from bidbluff.envs.lying_pirates.hooks import Hooks
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
-
-
-@dataclass
-class Influence(Frame):
-    """An influence card being played: its town, then attack or bonus."""
-
-    first: ClassVar[str] = "influence"
-    seat: int
-    card: int
-    town: int = -1
+from bidbluff.envs.lying_pirates.stages import ASK, call, done, stage
+from bidbluff.envs.lying_pirates.table import ACTION, Table
 
 
 # -- where captains are ------------------------------------------------------------------------------
-def town_of(state: State, c: int) -> int:
+def town_of(state: Table, c: int) -> int:
     """The town under the tile ``c``'s ship is on (-1 on the Base or before towns are placed)."""
     return state.ext["towns"][state.position(c)]
 
 
-def in_town(state: State, town: int) -> list[int]:
+def in_town(state: Table, town: int) -> list[int]:
     """Captains in ``town`` (on a tile whose town card is ``town``), in turn order from the token."""
     return [c for c in state.turn_order(state.token, state.alive_captains()) if town_of(state, c) == town]
 
 
 # -- influence cards in the Action phase's priority window ------------------------------------------------
-def _window_actions(state: State, seat: int) -> list[Action]:
-    if state.phase != "action":
+def _window_actions(state: Table, seat: int) -> list[Action]:
+    if state.phase != ACTION:
         return []
     x = state.ext
     actions: list[Action] = []
@@ -60,42 +46,46 @@ def _window_actions(state: State, seat: int) -> list[Action]:
     return actions
 
 
-def _buy_influence(state: State, seat: int, action: Action, rng: np.random.Generator) -> None:
+def _buy_influence(state: Table, seat: int, action: Action, rng: np.random.Generator) -> None:
     state.coins[seat] -= INFLUENCE_COST
     state.hooks.buy(state, seat, "influence", rng)
 
 
-def _play_influence(state: State, seat: int, action: Action, rng: np.random.Generator) -> None:
+def _play_influence(state: Table, seat: int, action: Action, rng: np.random.Generator) -> None:
     x = state.ext
     kind = action[1]
     x["influence"][seat].remove(kind)
     x["influence_discard"].append(kind)
     x["influence_used"][seat] = True
     state.say(f"C{seat} plays the influence card {INFLUENCE[kind].name}")
-    state.push(Influence(seat, kind))
+    call(state, Influence(seat, kind))
 
 
-def next_influence_choice(state: State, frame: Influence, rng: np.random.Generator) -> None:
-    state.pending = ["influence_town" if frame.town < 0 else "influence_mode", frame.seat]
+@stage(Influence, asks=lambda state, frame: ("influence_town" if frame.town < 0 else "influence_mode", frame.seat))
+def influence(state: Table, frame: Influence, rng: np.random.Generator) -> bool:
+    """The player names the card's town, then attack or bonus."""
+    return ASK
 
 
-def legal_influence_town(state: State, frame: Influence, seat: int) -> list[Action]:
+@influence.legal("influence_town")
+def legal_influence_town(state: Table, frame: Influence, seat: int) -> list[Action]:
     return [("town", t) for t in INFLUENCE[frame.card].towns]
 
 
-def on_influence_town(state: State, frame: Influence, seat: int, action: Action, rng: np.random.Generator) -> None:
+@influence.on("influence_town")
+def on_influence_town(state: Table, frame: Influence, seat: int, action: Action, rng: np.random.Generator) -> None:
     frame.town = action[1]
-    state.pending = []
 
 
-def legal_influence_mode(state: State, frame: Influence, seat: int) -> list[Action]:
+@influence.legal("influence_mode")
+def legal_influence_mode(state: Table, frame: Influence, seat: int) -> list[Action]:
     return [("attack",), ("bonus",)]
 
 
-def on_influence_mode(state: State, frame: Influence, seat: int, action: Action, rng: np.random.Generator) -> None:
+@influence.on("influence_mode")
+def on_influence_mode(state: Table, frame: Influence, seat: int, action: Action, rng: np.random.Generator) -> None:
     town = frame.town
-    state.pop()
-    state.pending = []
+    done(state)
     present = in_town(state, town)
     if action[0] == "attack":
         # every captain in the town loses one cargo, the player too if there (video: "all players")
@@ -112,7 +102,7 @@ def on_influence_mode(state: State, frame: Influence, seat: int, action: Action,
 
 
 # -- drawing influence cards ---------------------------------------------------------------------------------
-def draw_influence(state: State, c: int, rng: np.random.Generator) -> int:
+def draw_influence(state: Table, c: int, rng: np.random.Generator) -> int:
     """Top influence card (the discard reshuffled when the deck is empty), or -1."""
     x = state.ext
     if c == state.phantom:
@@ -124,13 +114,13 @@ def draw_influence(state: State, c: int, rng: np.random.Generator) -> int:
     return x["influence_deck"].pop() if x["influence_deck"] else -1
 
 
-def take_influence(state: State, c: int, k: int) -> None:
+def take_influence(state: Table, c: int, k: int) -> None:
     hand = state.ext["influence"][c]
     hand.append(k)
     hand.sort()
 
 
-def _influence_verb(state: State, e: Effect, n: int, rng: np.random.Generator) -> bool:
+def _influence_verb(state: Table, e: Effect, n: int, rng: np.random.Generator) -> bool:
     """The expansion's tiles: draw ``n`` influence cards."""
     for _ in range(n):
         k = draw_influence(state, e.actor, rng)
@@ -140,7 +130,7 @@ def _influence_verb(state: State, e: Effect, n: int, rng: np.random.Generator) -
 
 
 # -- hidden information --------------------------------------------------------------------------------------------
-def _resample_hidden(state: State, seat: int, rng: np.random.Generator) -> None:
+def _resample_hidden(state: Table, seat: int, rng: np.random.Generator) -> None:
     """Others' influence cards and the influence deck (with another's drawn pair) are redrawn together."""
     x = state.ext
     others = [c for c in range(state.captains) if c != seat]
@@ -161,7 +151,7 @@ def _resample_hidden(state: State, seat: int, rng: np.random.Generator) -> None:
     x["influence_deck"] = [int(v) for v in pool]
 
 
-def _reset_influence_used(state: State) -> None:
+def _reset_influence_used(state: Table) -> None:
     state.ext["influence_used"] = [False] * state.captains
 
 
@@ -173,15 +163,3 @@ def register(hooks: Hooks) -> None:
     hooks.draw["influence"] = draw_influence
     hooks.take["influence"] = take_influence
     hooks.resample_hidden.append(_resample_hidden)
-
-
-STAGES = {
-    "influence": (
-        Influence,
-        next_influence_choice,
-        {
-            "influence_town": (legal_influence_town, on_influence_town),
-            "influence_mode": (legal_influence_mode, on_influence_mode),
-        },
-    ),
-}

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+from bidbluff.envs.lying_pirates.table import Table
 
 
-def move_ship(state: State, c: int, n: int, phase: str) -> None:
+def move_ship(state: Table, c: int, n: int, phase: str) -> None:
     """``c`` sails ``n`` tiles (back when negative, never before the start); only the Sail phase can
     bring a ship home, where it stops."""
     before = state.progress[c]
@@ -26,7 +23,7 @@ def move_ship(state: State, c: int, n: int, phase: str) -> None:
     state.progress[c] = after
 
 
-def phantom_catches(state: State, before: list[int]) -> None:
+def phantom_catches(state: Table, before: list[int]) -> None:
     """The Phantom sinks a ship it caught up with: one that was ahead of it and that it reached or passed.
 
     Only what it sails after passing the Base counts (rulebook: it goes on around the map, and "if it

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bidbluff.envs.lying_pirates.betting import faces_shown
 from bidbluff.envs.lying_pirates.content import ALL_TILES, CAPTAINS, CARDS, INFLUENCE, TOWNS
 from bidbluff.envs.lying_pirates.dice import DIE_NAMES
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState
+from bidbluff.envs.lying_pirates.table import Table
 
 
-def name(state: LyingPiratesState, c: int) -> str:
+def name(state: Table, c: int) -> str:
     return "Phantom" if c == state.phantom else f"C{c}"
 
 
-def render_state(state: LyingPiratesState, seat: int | None) -> str:
+def render_state(state: Table, seat: int | None) -> str:
     view = "all" if seat is None else name(state, seat)
     arrow = "clockwise" if state.direction > 0 else "counterclockwise"
     lines = [
@@ -63,7 +59,7 @@ def render_state(state: LyingPiratesState, seat: int | None) -> str:
     return "\n".join(lines)
 
 
-def _slot_extras(state: LyingPiratesState, slot: int) -> str:
+def _slot_extras(state: Table, slot: int) -> str:
     """The town under a slot's tile and the Merchant / Navy ship on it (options)."""
     x = state.ext
     if x is None:
@@ -78,7 +74,7 @@ def _slot_extras(state: LyingPiratesState, slot: int) -> str:
     return said
 
 
-def _option_lines(state: LyingPiratesState) -> list[str]:
+def _option_lines(state: Table) -> list[str]:
     x = state.ext
     lines = []
     if x["options"]["variants"]:

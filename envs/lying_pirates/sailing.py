@@ -11,24 +11,38 @@ end_of_sail   a ship home wins, two or more fight the final battle; else the Act
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from bidbluff.envs.lying_pirates.battle import start_battle
 from bidbluff.envs.lying_pirates.content import ALL_TILES
-from bidbluff.envs.lying_pirates.dice_rolls import offer_reroll, start_battle
+from bidbluff.envs.lying_pirates.dice import PIRATE_DIE, SAIL_DIE, TREASURE_DIE
 from bidbluff.envs.lying_pirates.effects import start_effect
-from bidbluff.envs.lying_pirates.frames import ActionPhase, FinalBattle, SailPhase, TileRoll
+from bidbluff.envs.lying_pirates.frames import (
+    ActionPhase,
+    Battle,
+    Cargo,
+    Effect,
+    Encounter,
+    FinalBattle,
+    KeepOne,
+    MayorReveal,
+    Reroll,
+    SailPhase,
+    TileRoll,
+    Window,
+)
 from bidbluff.envs.lying_pirates.movement import move_ship, phantom_catches
-from bidbluff.envs.lying_pirates.rules import PIRATE_DIE, SAIL_DIE, TREASURE_DIE
+from bidbluff.envs.lying_pirates.rerolls import offer_reroll
+from bidbluff.envs.lying_pirates.stages import goto, stage
+from bidbluff.envs.lying_pirates.table import BETTING, SAIL, Table
 from bidbluff.envs.lying_pirates.windows import open_window
 
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
 
-
-def sail(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
-    state.phase = "sail"
+# Until the winner sails, the table is still in the Betting phase's aftermath: what the reveal set off (the
+# Mayor die, cargo to lose) is met first.
+@stage(SailPhase, phase=BETTING, awaits=(MayorReveal, Cargo))
+def sail(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
+    goto(frame, sail_window)  # the Sail phase begins
     winner = state.result["winner"]
     state.coins[winner] += 1
     for hook in state.hooks.sail_start:
@@ -36,16 +50,16 @@ def sail(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
     state.token = winner
     state.sail_die = SAIL_DIE[int(rng.integers(6))]
     state.finished = []
-    frame.stage = "sail_window"
     offer_reroll(state, [winner], "sail")
 
 
-def sail_window(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
-    frame.stage = "move"
-    open_window(state, "sail")
+@stage(SailPhase, phase=SAIL, awaits=(Reroll,))
+def sail_window(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
+    open_window(state, "sail", then=move)
 
 
-def move(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
+@stage(SailPhase, phase=SAIL, awaits=(Window,))
+def move(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
     movers = [state.result["winner"], *state.result["survivors"]]
     before = list(state.progress)
     for c in movers:
@@ -54,25 +68,26 @@ def move(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
         hook(state, movers)
     if state.phantom in movers:
         phantom_catches(state, before)
-        if state.phase == "over":
+        if state.over:
             return
     state.say(f"sail {state.sail_die}: {movers} move")
     if len(movers) == 1:
         state.resolver = movers[0]
-        frame.stage = "tile"
+        goto(frame, tile)
     else:
-        frame.stage = "battle_won"
-        start_battle(state, movers, "winner")
+        start_battle(state, movers, "winner", then=battle_won)
 
 
-def battle_won(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
+@stage(SailPhase, phase=SAIL, awaits=(Battle,))
+def battle_won(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
     state.resolver = frame.outcome
-    frame.stage = "tile"
+    goto(frame, tile)
 
 
-def tile(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
+@stage(SailPhase, phase=SAIL)
+def tile(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
     here = ALL_TILES[state.slots[state.position(state.resolver)]]
-    frame.stage = "tile_effect"
+    goto(frame, tile_effect)
     if here.roll:
         faces = PIRATE_DIE if here.roll == "P" else TREASURE_DIE
         state.pt = TileRoll(here.roll, faces[int(rng.integers(6))], state.resolver)
@@ -81,21 +96,23 @@ def tile(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
         state.pt = None
 
 
-def tile_effect(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
+@stage(SailPhase, phase=SAIL, awaits=(Reroll,))
+def tile_effect(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
     here = ALL_TILES[state.slots[state.position(state.resolver)]]
     effects = here.bad if state.pt and state.pt.face == "X" else here.good
     state.say(f"C{state.resolver} resolves {here.name}" + (f" ({state.pt.face})" if state.pt else ""))
-    frame.stage = "after_tile"
-    start_effect(state, state.resolver, effects, "tile")
+    start_effect(state, state.resolver, effects, "tile", then=after_tile)
 
 
-def after_tile(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
-    frame.stage = "end_of_sail"
+@stage(SailPhase, phase=SAIL, awaits=(Effect,))
+def after_tile(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
+    goto(frame, end_of_sail)
     for hook in state.hooks.after_tile:
         hook(state, rng)
 
 
-def end_of_sail(state: State, frame: SailPhase, rng: np.random.Generator) -> None:
+@stage(SailPhase, phase=SAIL, awaits=(Encounter, KeepOne))
+def end_of_sail(state: Table, frame: SailPhase, rng: np.random.Generator) -> None:
     state.pt = None
     if state.crews.out:
         state.finished = [c for c in state.finished if c not in state.crews.out]  # sunk after reaching the Base
@@ -105,15 +122,3 @@ def end_of_sail(state: State, frame: SailPhase, rng: np.random.Generator) -> Non
         state.replace(FinalBattle())
     else:
         state.replace(ActionPhase())
-
-
-STAGES = {
-    "sail": (SailPhase, sail, {}),
-    "sail_window": (SailPhase, sail_window, {}),
-    "move": (SailPhase, move, {}),
-    "battle_won": (SailPhase, battle_won, {}),
-    "tile": (SailPhase, tile, {}),
-    "tile_effect": (SailPhase, tile_effect, {}),
-    "after_tile": (SailPhase, after_tile, {}),
-    "end_of_sail": (SailPhase, end_of_sail, {}),
-}

@@ -19,6 +19,7 @@ from bidbluff.envs.lying_pirates.content import (
     MAP_WATERS,
     RICH_START_COINS,
     SILVER,
+    START_COINS,
     TILE_INDEX,
     TILES,
 )
@@ -26,7 +27,6 @@ from bidbluff.envs.lying_pirates.crew import Crews
 from bidbluff.envs.lying_pirates.engine import advance
 from bidbluff.envs.lying_pirates.frames import BettingPhase, Draft, Placing
 from bidbluff.envs.lying_pirates.options import check_options, hooks_for
-from bidbluff.envs.lying_pirates.rules import START_COINS
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
 
 

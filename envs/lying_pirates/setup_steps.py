@@ -7,33 +7,33 @@ phase; each pops itself when its work is done.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.lying_pirates.cards import forget
 from bidbluff.envs.lying_pirates.content import ALL_TILES, MAP_WATERS
-from bidbluff.envs.lying_pirates.frames import Draft, Placing
+from bidbluff.envs.lying_pirates.frames import CaptainChoice, Draft, InfluenceSetup, Placing
+from bidbluff.envs.lying_pirates.stages import ASK, done, stage
+from bidbluff.envs.lying_pirates.table import Table
 
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+DRAFT_PICKS = (3, 2, 1)  # cards each player passes on, round by round
 
 
-def next_placer(state: State, p: Placing, rng: np.random.Generator) -> None:
+@stage(Placing, asks=lambda state, p: ("place", p.order[p.turn % len(p.order)]), awaits=(CaptainChoice,))
+def place(state: Table, p: Placing, rng: np.random.Generator) -> bool | None:
     if -1 not in state.slots:
-        state.pop()
-        return
+        done(state)
+        return None
     for _ in range(state.num_players):
         seat = p.order[p.turn % len(p.order)]
         if legal_place(state, p, seat):
-            state.pending = ["place", seat]
-            return
+            return ASK
         p.turn += 1
     raise AssertionError("empty slots that no tile can fill")
 
 
-def legal_place(state: State, p: Placing, seat: int) -> list[Action]:
+@place.legal("place")
+def legal_place(state: Table, p: Placing, seat: int) -> list[Action]:
     waters = MAP_WATERS[state.map_name]
     return [
         ("place", t, s)
@@ -43,21 +43,29 @@ def legal_place(state: State, p: Placing, seat: int) -> list[Action]:
     ]
 
 
-def on_place(state: State, p: Placing, seat: int, action: Action, rng: np.random.Generator) -> None:
+@place.on("place")
+def on_place(state: Table, p: Placing, seat: int, action: Action, rng: np.random.Generator) -> None:
     _, tile, slot = action
     p.tiles[seat].remove(tile)
     state.slots[slot] = tile
     p.turn += 1
     state.say(f"C{seat} places {ALL_TILES[tile].name} on slot {slot}")
-    state.pending = []
 
 
-def draft_round(state: State, d: Draft, rng: np.random.Generator) -> None:
-    size = (3, 2, 1)[d.round]
-    for seat in state.players():
-        if len(d.picked[seat]) < size:
-            state.pending = ["draft", seat]
-            return
+def _drafting(state: Table, d: Draft) -> list[int]:
+    """The players still to pick this round."""
+    return [seat for seat in state.players() if len(d.picked[seat]) < DRAFT_PICKS[d.round]]
+
+
+def _asks_draft(state: Table, d: Draft) -> tuple[str, int] | None:
+    waiting = _drafting(state, d)
+    return ("draft", waiting[0]) if waiting else None
+
+
+@stage(Draft, asks=_asks_draft, awaits=(InfluenceSetup, Placing, CaptainChoice))
+def draft(state: Table, d: Draft, rng: np.random.Generator) -> bool | None:
+    if _drafting(state, d):
+        return ASK
     for seat in state.players():
         receiver = (seat + 1) % state.num_players
         for card in d.picked[seat]:
@@ -71,22 +79,18 @@ def draft_round(state: State, d: Draft, rng: np.random.Generator) -> None:
     d.picked = [[] for _ in state.players()]
     d.round += 1
     if d.round == 3:
-        state.pop()
+        done(state)
+    return None
 
 
-def legal_draft(state: State, d: Draft, seat: int) -> list[Action]:
+@draft.legal("draft")
+def legal_draft(state: Table, d: Draft, seat: int) -> list[Action]:
     left = list(state.hands[seat])
     for card in d.picked[seat]:
         left.remove(card)
     return [("pick", k) for k in sorted(set(left))]
 
 
-def on_draft(state: State, d: Draft, seat: int, action: Action, rng: np.random.Generator) -> None:
+@draft.on("draft")
+def on_draft(state: Table, d: Draft, seat: int, action: Action, rng: np.random.Generator) -> None:
     d.picked[seat].append(action[1])
-    state.pending = []
-
-
-STAGES = {
-    "place": (Placing, next_placer, {"place": (legal_place, on_place)}),
-    "draft": (Draft, draft_round, {"draft": (legal_draft, on_draft)}),
-}

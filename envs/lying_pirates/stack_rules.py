@@ -1,57 +1,57 @@
 """The work in progress a restored Lying Pirates state may hold, and the decision it must have open.
 
-Every frame stands on a frame that pushes it, at the stage that frame waits at meanwhile (``ABOVE``); the
-bottom frame is a phase of a round, at a stage that fits the state's phase (``BOTTOM``); each frame needs
-its option and its fields fit the state (``FRAME_CHECKS``); and the open decision is the one the top
-frame's step asks, of the captain it asks (``_asked``).  Refusals name the field by its path.
+What the engine can build is read from its stage declarations (``stages.stage``), never restated here:
+every frame stands on a frame whose stage awaits it (``ABOVE``); the bottom frame is a phase's frame at a
+stage it can wait at, and the state's phase is the one that stage declares (``BOTTOM``); the open
+decision is the one the top frame's stage asks, of the captain it asks (``Stage.asks``).  Each frame also
+needs its option and its fields must fit the state (``FRAME_CHECKS``).  Refusals name the field by its path.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bidbluff.envs.core.validate import ensure, fail, join
-from bidbluff.envs.lying_pirates.captains import SABOTAGE, CaptainChoice
-from bidbluff.envs.lying_pirates.cargo import Cargo, MayorReveal
-from bidbluff.envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
-from bidbluff.envs.lying_pirates.content import (
-    ALL_TILES,
-    CARDS,
-    HAND_SIZE,
-    INFLUENCE,
-    TARGETED,
-    TILES,
-)
+from bidbluff.envs.core.validate import ensure, join
+from bidbluff.envs.lying_pirates.action_phase import last_players
+from bidbluff.envs.lying_pirates.betting_phase import SETUP, bettors, in_play
+from bidbluff.envs.lying_pirates.captains import SABOTAGE
+from bidbluff.envs.lying_pirates.content import ALL_TILES, CARDS, CREW_COST, HAND_SIZE, INFLUENCE, TARGETED, TILES
 from bidbluff.envs.lying_pirates.dice import Die
-from bidbluff.envs.lying_pirates.dice_rolls import can_reroll
+from bidbluff.envs.lying_pirates.engine import phase_frames
 from bidbluff.envs.lying_pirates.frames import (
     ActionPhase,
     Battle,
     BettingPhase,
+    CaptainChoice,
+    Cargo,
     CatchUp,
     Draft,
     Effect,
+    Encounter,
     FinalAfterCard,
     FinalBattle,
     Frame,
+    Influence,
+    InfluenceSetup,
+    KeepOne,
+    MayorReveal,
     Placing,
     Reroll,
     SailPhase,
+    TownChoosing,
+    TownPlacing,
     Window,
 )
-from bidbluff.envs.lying_pirates.influence import Influence
-from bidbluff.envs.lying_pirates.merchants import Encounter
-from bidbluff.envs.lying_pirates.rules import CREW_COST
+from bidbluff.envs.lying_pirates.rerolls import can_reroll
+from bidbluff.envs.lying_pirates.setup_steps import DRAFT_PICKS
+from bidbluff.envs.lying_pirates.stages import STAGES
 from bidbluff.envs.lying_pirates.state_shapes import options_in
-from bidbluff.envs.lying_pirates.variant_cards import KeepOne
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+from bidbluff.envs.lying_pirates.table import Table
 
 
-def where(state: State, frame: Frame) -> str:
+def where(state: Table, frame: Frame) -> str:
     """``frame``'s path on the stack (found by identity: two frames may hold the same)."""
     return join("stack", next(i for i, f in enumerate(state.stack) if f is frame))
 
@@ -60,67 +60,23 @@ def distinct(seats: list[int], path: str) -> None:
     ensure(len(set(seats)) == len(seats), path, f"{seats} names a captain twice")
 
 
-def expansion_on(state: State) -> bool:
+def expansion_on(state: Table) -> bool:
     return state.ext is not None and bool(state.ext["options"]["expansion"])
 
 
-def options_of(state: State) -> dict[str, Any]:
+def options_of(state: Table) -> dict[str, Any]:
     return options_in({"ext": state.ext})
 
 
-SETUP_FRAMES = (Draft, InfluenceSetup, TownChoosing, TownPlacing, Placing, CaptainChoice)  # bottom to top
-
-
-# -- the stack ------------------------------------------------------------------------------------------------
-# The frames a frame may stand on, at the stage that frame waits at while the one above works (a phase
-# frame stands on none: it is the bottom of the stack).
-ABOVE: dict[type[Frame], tuple[tuple[type[Frame], str], ...]] = {
-    Reroll: (
-        (SailPhase, "sail_window"),
-        (SailPhase, "tile_effect"),
-        (Battle, "battle_resolve"),
-        (Encounter, "raid_result"),
-        (Encounter, "navy_result"),
-    ),
-    Battle: (
-        (SailPhase, "battle_won"),
-        (Effect, "after_battle"),
-        (Effect, "phantom_target"),
-        (MayorReveal, "bomb_battle"),
-    ),
-    Window: ((SailPhase, "move"), (CatchUp, "catchup"), (FinalBattle, "final_resolve")),
-    Effect: (
-        (Window, "window"),
-        (ActionPhase, "action_window"),
-        (SailPhase, "after_tile"),
-        (FinalAfterCard, "final_after_card"),
-    ),
-    FinalAfterCard: ((Window, "final_window"),),
-    Cargo: ((Effect, "effect"), (Window, "window"), (SailPhase, "sail")),
-    KeepOne: ((Window, "window"), (SailPhase, "end_of_sail")),
-    Influence: ((Window, "window"),),
-    Encounter: ((SailPhase, "end_of_sail"),),
-    MayorReveal: ((SailPhase, "sail"),),
-    Draft: ((BettingPhase, "betting"),),
-    InfluenceSetup: ((BettingPhase, "betting"), (Draft, "draft")),
-    TownChoosing: ((InfluenceSetup, "influence_setup"),),
-    TownPlacing: ((TownChoosing, "town_choose"),),
-    Placing: ((BettingPhase, "betting"), (Draft, "draft"), (TownPlacing, "town_place")),
-    CaptainChoice: ((BettingPhase, "betting"), (Draft, "draft"), (TownPlacing, "town_place"), (Placing, "place")),
-}
+# -- the stack, as the stages declare it -------------------------------------------------------------------------
+# The frames a frame may stand on, at the stage that frame waits at while the one above works.
+ABOVE: dict[type[Frame], tuple[tuple[type[Frame], str], ...]] = {}
+for _stage in STAGES.values():
+    for _kind in _stage.awaits:
+        ABOVE[_kind] = (*ABOVE.get(_kind, ()), (_stage.frame, _stage.name))
 # The frame at the bottom of the stack, at the stages it waits at (or decides at), and the phase then.
 BOTTOM: dict[tuple[type[Frame], str], str] = {
-    (BettingPhase, "betting"): "betting",
-    (BettingPhase, "bet"): "betting",
-    (SailPhase, "sail"): "betting",
-    **{
-        (SailPhase, s): "sail"
-        for s in ("sail_window", "move", "battle_won", "tile_effect", "after_tile", "end_of_sail")
-    },
-    (ActionPhase, "action_window"): "action",
-    (CatchUp, "catchup"): "action",
-    (FinalBattle, "final_buy"): "final",
-    (FinalBattle, "final_resolve"): "final",
+    (s.frame, s.name): s.phase for s in STAGES.values() if s.frame in phase_frames(STAGES) and s.waits()
 }
 
 
@@ -139,27 +95,27 @@ def _option_of(kind: type[Frame], frame: Frame, options: dict[str, Any]) -> str 
     return None
 
 
-def check_stack(state: State) -> None:
+def check_stack(state: Table, saved_phase: str) -> None:
     """Refuse a stack the engine cannot have built, or an open decision its top frame does not ask."""
     options = options_of(state)
     for i, frame in enumerate(state.stack):
         missing = _option_of(type(frame), frame, options)
         ensure(missing is None, join("stack", i), f"a {type(frame).__name__} needs {missing}")
-    if state.phase == "over":
+    if state.over:
         return  # what was in progress when the game ended stays as it was
     stack = state.stack
     ensure(bool(stack), "stack", "the game goes on: work is in progress")
     bottom = stack[0]
     phase = BOTTOM.get((type(bottom), bottom.stage))
     ensure(phase is not None, "stack[0]", f"a {type(bottom).__name__} at {bottom.stage!r} is no phase of a round")
-    ensure(state.phase == phase, "phase", f"{state.phase!r} while the {type(bottom).__name__} is at {bottom.stage!r}")
+    ensure(saved_phase == phase, "phase", f"{saved_phase!r} while the {type(bottom).__name__} is at {bottom.stage!r}")
     for i, (below, frame) in enumerate(pairwise(stack), 1):
         ensure(
             (type(below), below.stage) in ABOVE.get(type(frame), ()),
             join("stack", i),
             f"a {type(frame).__name__} does not stand on a {type(below).__name__} at {below.stage!r}",
         )
-    setup = any(type(f) in SETUP_FRAMES for f in stack)
+    setup = any(type(f) in SETUP for f in stack)
     ensure(setup == (state.round_no == 0), "round_no", f"round {state.round_no} {'during' if setup else 'after'} setup")
     ensure(
         (state.betting is not None) == (type(bottom) is BettingPhase and bottom.stage == "bet"),
@@ -181,7 +137,14 @@ def check_stack(state: State) -> None:
         above = stack[i + 1] if i + 1 < len(stack) else None
         FRAME_CHECKS[type(frame)](state, frame, below, above, join("stack", i))
     top = stack[-1]
-    expected = _asked(state, top, join("stack", len(stack) - 1))
+    asks = STAGES[top.stage].asks
+    asked = asks(state, top) if asks is not None else None
+    ensure(
+        asked is not None,
+        join(join("stack", len(stack) - 1), "stage"),
+        f"a {type(top).__name__} at {top.stage!r} asks no one",
+    )
+    expected = list(asked)
     ensure(
         state.pending == expected,
         "pending",
@@ -189,22 +152,18 @@ def check_stack(state: State) -> None:
     )
 
 
-def _check_betting(state: State) -> None:
+def _check_betting(state: Table) -> None:
     b = state.betting
     ensure(b.captains == state.captains, "betting.captains", f"the table has {state.captains} captains")
     ensure(b.rules == state.hooks.betting_rules, "betting.rules", "the table's betting rules")
     ensure(b.outcome is None, "betting.outcome", "a called Betting phase is over")
-    in_play = [c for c in range(state.captains) if c not in state.excluded and not state.is_out(c)]
-    ensure(sorted(b.cups) == in_play, "betting.cups", f"the cups in play are the captains' {in_play}")
+    cups = in_play(state)
+    ensure(sorted(b.cups) == cups, "betting.cups", f"the cups in play are the captains' {cups}")
     for c, cup in b.cups.items():  # the dice in a cup are free (the rule tests roll what they test)
         at = join("betting.cups", str(c))
         for i, (kind, _) in enumerate(cup):
             ensure(kind in state.crews.holder or kind == Die.CREW, join(join(at, i), "kind"), "a die of this game")
-    players_in = [p for p in state.players() if p not in state.excluded]
-    phantom_in = state.phantom >= 0 and state.phantom in in_play
-    bettors = players_in + ([state.phantom] if phantom_in and len(players_in) == 1 else [])
-    start = state.token if state.token in bettors else state.turn_order(state.token, bettors)[0]
-    want = state.turn_order(start, bettors)
+    want = bettors(state)
     ensure(b.bettors == want, "betting.bettors", f"the bettors are {want}, in turn order from the token")
     if state.phantom in b.bettors:
         ensure(
@@ -215,11 +174,11 @@ def _check_betting(state: State) -> None:
 
 
 # -- each kind of frame, against the state ----------------------------------------------------------------------
-def _check_nothing(state: State, frame: Frame, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_nothing(state: Table, frame: Frame, below: Frame | None, above: Frame | None, path: str) -> None:
     return None
 
 
-def _check_reroll(state: State, r: Reroll, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_reroll(state: Table, r: Reroll, below: Frame | None, above: Frame | None, path: str) -> None:
     want = {SailPhase: "sail" if below.stage == "sail_window" else "pt", Battle: "battle", Encounter: "encounter"}
     die = want[type(below)]
     ensure(r.die == die, join(path, "die"), f"the die the {type(below).__name__} at {below.stage!r} rolled is {die!r}")
@@ -238,7 +197,7 @@ def _check_reroll(state: State, r: Reroll, below: Frame | None, above: Frame | N
         ensure(state.pt is not None, "pt", "the Pirate or Treasure die was rolled")
 
 
-def _check_battle(state: State, b: Battle, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_battle(state: Table, b: Battle, below: Frame | None, above: Frame | None, path: str) -> None:
     distinct(b.rolling, join(path, "rolling"))
     for c in b.rolling:  # a mover sunk in the window before it sailed still battles for the tile
         if b.stage == "battle_resolve":
@@ -252,7 +211,7 @@ def _check_battle(state: State, b: Battle, below: Frame | None, above: Frame | N
     ensure(b.looking_for == want, join(path, "looking_for"), f"the {type(below).__name__} looks for a {want}")
 
 
-def _check_window(state: State, w: Window, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_window(state: Table, w: Window, below: Frame | None, above: Frame | None, path: str) -> None:
     kind = {SailPhase: "sail", CatchUp: "action", FinalBattle: "final"}[type(below)]
     ensure(w.kind == kind, join(path, "kind"), f"the {type(below).__name__}'s window is {kind!r}")
     ensure(w.stage == ("final_window" if kind == "final" else "window"), join(path, "stage"), "the window's stage")
@@ -264,7 +223,7 @@ def _check_window(state: State, w: Window, below: Frame | None, above: Frame | N
             ensure(c in fighting, join(join(path, "order"), i), f"captain {c} is not in the final battle")
 
 
-def _check_effect(state: State, e: Effect, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_effect(state: Table, e: Effect, below: Frame | None, above: Frame | None, path: str) -> None:
     effects = tuple(tuple(x) for x in e.effects)
     ensure(effects in _effects_of(state, e), join(path, "effects"), f"{e.effects} are not the {e.source}'s effects")
     ensure(e.index <= len(effects), join(path, "index"), f"{e.index} is past the {len(effects)} effects")
@@ -311,7 +270,7 @@ def _check_effect(state: State, e: Effect, below: Frame | None, above: Frame | N
         ensure(e.index >= 1 and effects[e.index - 1][0] == "cargo", join(path, "index"), "a cargo effect was done")
 
 
-def _effects_of(state: State, e: Effect) -> list[tuple]:
+def _effects_of(state: Table, e: Effect) -> list[tuple]:
     if e.source in ("card", "final"):
         ok = e.card >= 0 and (e.source == "card" or CARDS[e.card].final_battle)
         return [CARDS[e.card].effect] if ok else []
@@ -323,7 +282,7 @@ def _effects_of(state: State, e: Effect) -> list[tuple]:
     return [t.good for t in tiles] + [t.bad for t in tiles if t.roll]
 
 
-def _check_catchup(state: State, cu: CatchUp, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_catchup(state: Table, cu: CatchUp, below: Frame | None, above: Frame | None, path: str) -> None:
     if cu.group is None:
         ensure(not cu.asked and not cu.accepted, join(path, "asked"), "the group is found before it is asked")
         return
@@ -335,15 +294,14 @@ def _check_catchup(state: State, cu: CatchUp, below: Frame | None, above: Frame 
         join(path, "accepted"),
         "the asked are of the group, the accepted of the asked",
     )
-    last = min(state.progress[p] for p in state.players())
     ensure(
-        cu.group == [p for p in state.players() if state.progress[p] == last],
+        cu.group == last_players(state),
         join(path, "group"),
         "the group is the players tied last",
     )
 
 
-def _check_final(state: State, f: FinalBattle, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_final(state: Table, f: FinalBattle, below: Frame | None, above: Frame | None, path: str) -> None:
     c = state.captains
     for name in ("crew", "rolls", "used"):
         ensure(len(getattr(f, name)) == c, join(path, name), f"one entry per captain ({c})")
@@ -366,12 +324,12 @@ def _check_final(state: State, f: FinalBattle, below: Frame | None, above: Frame
         )
 
 
-def _check_placing(state: State, p: Placing, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_placing(state: Table, p: Placing, below: Frame | None, above: Frame | None, path: str) -> None:
     ensure(sorted(p.order) == list(range(state.num_players)), join(path, "order"), "every player once")
     ensure(-1 in state.slots, "slots", "tiles are placed while the map has empty slots")
 
 
-def _check_draft(state: State, d: Draft, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_draft(state: Table, d: Draft, below: Frame | None, above: Frame | None, path: str) -> None:
     size = HAND_SIZE[state.map_name]
     for p in range(state.num_players):
         ensure(len(state.hands[p]) == size, join("hands", p), f"{size} cards in hand during the draft")
@@ -379,20 +337,20 @@ def _check_draft(state: State, d: Draft, below: Frame | None, above: Frame | Non
         left.subtract(d.picked[p])
         at = join(join(path, "picked"), p)
         ensure(min(left.values(), default=0) >= 0, at, "picks come from the hand")
-        ensure(len(d.picked[p]) <= (3, 2, 1)[d.round], at, "too many picks this round")
+        ensure(len(d.picked[p]) <= DRAFT_PICKS[d.round], at, "too many picks this round")
     ensure(above is None or (d.round == 0 and not any(d.picked)), join(path, "round"), "the draft comes last")
 
 
-def _check_influence(state: State, i: Influence, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_influence(state: Table, i: Influence, below: Frame | None, above: Frame | None, path: str) -> None:
     ensure(i.town < 0 or i.town in INFLUENCE[i.card].towns, join(path, "town"), "a town of the card")
     ensure(state.phase == "action", "phase", "influence cards are played in the Action phase")
 
 
-def _check_cargo(state: State, cargo: Cargo, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_cargo(state: Table, cargo: Cargo, below: Frame | None, above: Frame | None, path: str) -> None:
     distinct([s for s, _ in cargo.queue], join(path, "queue"))
 
 
-def _check_keep(state: State, k: KeepOne, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_keep(state: Table, k: KeepOne, below: Frame | None, above: Frame | None, path: str) -> None:
     top = len(INFLUENCE) if k.what == "influence" else len(CARDS)
     for i, card in enumerate(k.cards):
         ensure(card < top, join(join(path, "cards"), i), f"{card} is not a {k.what} card")
@@ -402,14 +360,14 @@ def _check_keep(state: State, k: KeepOne, below: Frame | None, above: Frame | No
         ensure(k.what == "card" and k.seat == state.resolver, join(path, "seat"), "the resolver bartered")
 
 
-def _check_encounter(state: State, enc: Encounter, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_encounter(state: Table, enc: Encounter, below: Frame | None, above: Frame | None, path: str) -> None:
     want = {"encounter": "merchant", "raid_result": "merchant", "navy_result": "navy"}[enc.stage]
     ensure(enc.ship == want, join(path, "ship"), f"the {want} is met at {enc.stage!r}")
     ensure(state.position(state.resolver) == state.ext[enc.ship], "resolver", f"the resolver meets the {enc.ship}")
     ensure((enc.roll >= 0) == (enc.stage != "encounter"), join(path, "roll"), "the battle die is rolled to raid")
 
 
-def _check_mayor(state: State, m: MayorReveal, below: Frame | None, above: Frame | None, path: str) -> None:
+def _check_mayor(state: Table, m: MayorReveal, below: Frame | None, above: Frame | None, path: str) -> None:
     ensure(state.crews.holder[int(Die.MAYOR)] >= 0, "crews.holder.5", "the Mayor die's holder reveals it")
 
 
@@ -436,77 +394,3 @@ FRAME_CHECKS = {
     Encounter: _check_encounter,
     MayorReveal: _check_mayor,
 }
-
-
-def _asked(state: State, top: Frame, path: str) -> list[Any]:
-    """The decision the top frame asks, and of whom: what its step would open."""
-    stage = top.stage
-    if stage == "bet":
-        bettor = state.betting.current
-        return ["bet", state.excluded[0] if bettor == state.phantom else bettor]
-    if stage == "reroll":
-        ensure(bool(top.queue), join(path, "queue"), "a reroll is offered to someone")
-        return ["reroll", top.queue[0]]
-    if stage in ("window", "final_window"):
-        return ["final" if stage == "final_window" else "window", top.seat]
-    if stage == "effect":
-        ensure(top.index < len(top.effects), join(path, "index"), "an effect is being carried out")
-        if top.target < 0:
-            ensure(
-                top.effects[top.index][0] in TARGETED and top.actor != state.phantom,
-                join(path, "target"),
-                "the actor chooses a target for a targeted effect",
-            )
-            return ["target", top.actor]
-        ensure(top.reacted, join(path, "reacted"), "the target is asked to react")
-        return ["react", top.target]
-    if stage == "catchup":
-        ensure(top.group is not None, join(path, "group"), "the captains tied last are asked")
-        waiting = [c for c in state.turn_order(state.token, top.group) if c not in top.asked]
-        ensure(
-            bool(waiting) and len(top.accepted) == len(top.asked),
-            join(path, "asked"),
-            "a captain of the group waits to be asked",
-        )
-        return ["catchup", waiting[0]]
-    if stage == "final_buy":
-        return ["buy_crew", top.buying[0]]
-    if stage == "place":
-        return ["place", top.order[top.turn % len(top.order)]]
-    if stage == "draft":
-        size = (3, 2, 1)[top.round]
-        waiting = [p for p in range(state.num_players) if len(top.picked[p]) < size]
-        ensure(bool(waiting), join(path, "picked"), "a player still picks this round")
-        return ["draft", waiting[0]]
-    return _asked_by_option(state, top, path)
-
-
-def _asked_by_option(state: State, top: Frame, path: str) -> list[Any]:
-    x, stage = state.ext, top.stage
-    if stage == "captain":
-        ensure(bool(x["captain_order"]), "ext.captain_order", "a player still chooses a coaster")
-        return ["captain", x["captain_order"][0]]
-    if stage == "town_place":
-        order = x["town_order"]
-        return ["town_place", order[x["town_turn"] % len(order)]]
-    if stage == "town_choose":
-        waiting = [p for p in x["town_order"] if x["designated"][p] < 0]
-        ensure(bool(waiting), "ext.designated", "a player still chooses a town")
-        return ["town_choose", waiting[0]]
-    if stage == "influence_setup":
-        ensure(bool(x["influence_setup"]), "ext.influence_setup", "a player still gives back a card")
-        return ["influence_return", x["influence_setup"][0]]
-    if stage == "influence":
-        return ["influence_town" if top.town < 0 else "influence_mode", top.seat]
-    if stage == "cargo":
-        return ["cargo", top.queue[0][0]]
-    if stage == "bomb":
-        return ["bomb", state.crews.holder[int(Die.MAYOR)]]
-    if stage == "keep_one":
-        return ["influence_return" if top.what == "influence" else "card_return", top.seat]
-    if stage == "encounter":
-        return ["merchant", state.resolver]
-    if stage == "raid_result":
-        ensure(top.roll == 2, join(path, "roll"), "crossed swords give a choice of loot")
-        return ["loot", state.resolver]
-    fail(join(path, "stage"), f"{stage!r} opens no decision: the work on top waits for none")

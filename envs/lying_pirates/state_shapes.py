@@ -33,9 +33,8 @@ from bidbluff.envs.core.validate import (
     read,
 )
 from bidbluff.envs.lying_pirates.betting import MAX_CAPTAINS, ROUND, BettingRound, Outcome
-from bidbluff.envs.lying_pirates.captains import ABILITY_MODES, CaptainChoice
-from bidbluff.envs.lying_pirates.cargo import Cargo, MayorReveal
-from bidbluff.envs.lying_pirates.cities import EXPANSION, InfluenceSetup, TownChoosing, TownPlacing
+from bidbluff.envs.lying_pirates.captains import ABILITY_MODES
+from bidbluff.envs.lying_pirates.cities import EXPANSION
 from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     BIG_CUP,
@@ -56,21 +55,27 @@ from bidbluff.envs.lying_pirates.frames import (
     ActionPhase,
     Battle,
     BettingPhase,
+    CaptainChoice,
+    Cargo,
     CatchUp,
     Draft,
     Effect,
+    Encounter,
     FinalAfterCard,
     FinalBattle,
     Frame,
+    Influence,
+    InfluenceSetup,
+    KeepOne,
+    MayorReveal,
     Placing,
     Reroll,
     SailPhase,
+    TownChoosing,
+    TownPlacing,
     Window,
 )
-from bidbluff.envs.lying_pirates.influence import Influence
-from bidbluff.envs.lying_pirates.merchants import Encounter
-from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS
-from bidbluff.envs.lying_pirates.variant_cards import KeepOne
+from bidbluff.envs.lying_pirates.table import ALL_DECISIONS
 
 # What the rules leave unbounded (coins, rounds, the Phantom's laps, a window's turns), capped far beyond
 # any game so that every number stays small.
@@ -176,7 +181,7 @@ if set(FRAME_FIELDS) != {stage.frame for stage in STAGES.values()}:
 
 
 class FrameSpec(Spec):
-    """A frame: its ``stage`` (a stage of ``engine.STAGES``) says its kind, and the kind its fields."""
+    """A frame: its ``stage`` (a declared stage, ``stages.STAGES``) says its kind, and the kind its fields."""
 
     def read(self, value: Any, path: str, context: Context) -> Frame:
         if type(value) is not dict:

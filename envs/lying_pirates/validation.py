@@ -14,13 +14,9 @@ its path; the checks run when a state is restored, never while a game is played.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from bidbluff.envs.core.validate import Tally, ensure, join
 from bidbluff.envs.lying_pirates.betting import MAX_CUP
-from bidbluff.envs.lying_pirates.captains import CaptainChoice
-from bidbluff.envs.lying_pirates.cargo import MayorReveal
-from bidbluff.envs.lying_pirates.cities import InfluenceSetup, TownChoosing, TownPlacing
 from bidbluff.envs.lying_pirates.content import (
     ALL_TILES,
     BIG_CUP,
@@ -35,19 +31,25 @@ from bidbluff.envs.lying_pirates.content import (
 )
 from bidbluff.envs.lying_pirates.crew import BOARD, TOTAL_CREW
 from bidbluff.envs.lying_pirates.dice import CREW_LIMIT, Die
-from bidbluff.envs.lying_pirates.frames import SailPhase
+from bidbluff.envs.lying_pirates.engine import legal_actions
+from bidbluff.envs.lying_pirates.frames import (
+    CaptainChoice,
+    InfluenceSetup,
+    MayorReveal,
+    SailPhase,
+    TownChoosing,
+    TownPlacing,
+)
 from bidbluff.envs.lying_pirates.options import has_options
-from bidbluff.envs.lying_pirates.rules import GOLD_USED, SILVER_USED
 from bidbluff.envs.lying_pirates.stack_rules import check_stack, distinct, expansion_on, options_of, where
 from bidbluff.envs.lying_pirates.state_shapes import VARIANT_NAMES
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
+from bidbluff.envs.lying_pirates.table import GOLD_USED, SILVER_USED, Table
 
 
 # -- the rules a built state keeps ----------------------------------------------------------------------------
-def check_state(state: State) -> None:
-    """Refuse ``state`` unless the rules could have reached it (see the module's docstring)."""
+def check_state(state: Table, saved_phase: str | None = None) -> None:
+    """Refuse ``state`` unless the rules could have reached it (see the module's docstring); ``saved_phase``
+    is the phase a save said it was in, which must be the one its stack is in."""
     _check_table(state)
     _check_map(state)
     _check_crews(state)
@@ -55,12 +57,12 @@ def check_state(state: State) -> None:
     _check_round(state)
     if state.ext is not None:
         _check_options(state)
-    check_stack(state)
+    check_stack(state, state.phase if saved_phase is None else saved_phase)
     if state.pending:
-        ensure(bool(state.legal_actions()), "pending", f"the open decision {state.pending} has no legal action")
+        ensure(bool(legal_actions(state)), "pending", f"the open decision {state.pending} has no legal action")
 
 
-def _check_table(state: State) -> None:
+def _check_table(state: Table) -> None:
     n = state.num_players
     ensure(state.captains == n + (n == 2), "captains", f"{n} players sail {n + (n == 2)} captains")
     ensure(
@@ -70,7 +72,7 @@ def _check_table(state: State) -> None:
         ensure(has_options(state.ext["options"]), "ext.options", "no option is on: a base game's state has no ext")
 
 
-def _check_map(state: State) -> None:
+def _check_map(state: Table) -> None:
     """Slot 0 is the Base, every other slot a tile of the game.  Once the map is built the layout is free
     (the rule tests lay the tiles they test where they like); while it is being built, every tile lies
     on a slot of its waters or in a player's hand, once, so that each empty slot can still be filled."""
@@ -102,7 +104,7 @@ def _check_map(state: State) -> None:
         ensure(state.progress[c] == lap, join("finished", i), f"captain {c} is not back on the Base")
 
 
-def _check_crews(state: State) -> None:
+def _check_crews(state: Table) -> None:
     crews = state.crews
     ensure(
         sum(crews.crew) + crews.bag <= TOTAL_CREW,
@@ -143,7 +145,7 @@ def _check_crews(state: State) -> None:
     )
 
 
-def _check_cards(state: State) -> None:
+def _check_cards(state: Table) -> None:
     cards = Tally()
     cards.add("deck", state.deck)
     cards.add("discard", state.discard)
@@ -182,7 +184,7 @@ def _check_cards(state: State) -> None:
         metals.add((c, metal))
 
 
-def _check_round(state: State) -> None:
+def _check_round(state: Table) -> None:
     for name in ("excluded", "next_excluded"):
         seats = getattr(state, name)
         distinct(seats, name)
@@ -217,7 +219,7 @@ def _check_round(state: State) -> None:
     ensure(len(alive) >= 2, "crews.out", "the game ends when one player is left")
 
 
-def _check_options(state: State) -> None:
+def _check_options(state: Table) -> None:
     x, o = state.ext, state.ext["options"]
     n, c = state.num_players, state.captains
     order = [VARIANT_NAMES.index(v) for v in o["variants"]]
@@ -255,7 +257,7 @@ def _check_options(state: State) -> None:
         _check_cities(state, n, c)
 
 
-def _check_cities(state: State, n: int, c: int) -> None:
+def _check_cities(state: Table, n: int, c: int) -> None:
     x = state.ext
     towns = x["towns"]
     ensure(towns[0] == -1, "ext.towns[0]", "no town lies under the Base")

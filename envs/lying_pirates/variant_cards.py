@@ -6,34 +6,22 @@ Every card but for the names the sources give is a stand-in (``docs/rules/lying_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
+from bidbluff.envs.lying_pirates.betting import BettingRules
 from bidbluff.envs.lying_pirates.cards import draw
 from bidbluff.envs.lying_pirates.content import TREACHEROUS
-from bidbluff.envs.lying_pirates.frames import Frame
+from bidbluff.envs.lying_pirates.frames import KeepOne
 from bidbluff.envs.lying_pirates.hooks import Hooks, buy_one
 from bidbluff.envs.lying_pirates.movement import move_ship
-from bidbluff.envs.lying_pirates.rules import NO_EXACT
+from bidbluff.envs.lying_pirates.stages import ASK, call, done, stage
+from bidbluff.envs.lying_pirates.table import Table
 
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
-
-
-@dataclass
-class KeepOne(Frame):
-    """ "Draw Two, Keep One": the two cards a purchase drew (``what``: "card" or "influence"), one to give back."""
-
-    first: ClassVar[str] = "keep_one"
-    seat: int
-    what: str
-    cards: list[int]
+NO_EXACT = BettingRules(exact=False)  # "Pirate Code"
 
 
-def _bounty(state: State) -> None:
+def _bounty(state: Table) -> None:
     """Each loser of the Betting phase pays its winner a coin."""
     winner = state.result["winner"]
     for c in state.result["losers"]:
@@ -42,25 +30,25 @@ def _bounty(state: State) -> None:
             state.coins[winner] += 1
 
 
-def _strong_winds(state: State, movers: list[int]) -> None:
+def _strong_winds(state: Table, movers: list[int]) -> None:
     move_ship(state, movers[0], 1, "sail")  # the Betting phase's winner sails one tile further
 
 
-def _supply_drop(state: State, rng: np.random.Generator) -> None:
+def _supply_drop(state: Table, rng: np.random.Generator) -> None:
     for p in state.players():
         if len(state.hands[p]) < 2:
             draw(state, p, rng)
 
 
-def _kraken_wakes(state: State) -> None:
+def _kraken_wakes(state: Table) -> None:
     for c in state.alive_captains():
         if state.water(c) == TREACHEROUS:
             state.crews.lose(c, 1)
 
 
-def _last_standing(state: State) -> None:
+def _last_standing(state: Table) -> None:
     """Instant Death: the game goes on without sunk captains until one player is left."""
-    if not state.crews.out or state.phase == "over":
+    if not state.crews.out or state.over:
         return
     alive = [p for p in range(state.num_players) if p not in state.crews.out]
     if state.phantom >= 0:
@@ -72,50 +60,54 @@ def _last_standing(state: State) -> None:
         state.end(alive)  # none left: the farthest ship ranks first (no winner)
 
 
-def _deep_pockets(state: State, c: int, die: str) -> bool:
+def _deep_pockets(state: Table, c: int, die: str) -> bool:
     return True  # every reroll is free
 
 
 # -- "Draw Two, Keep One" ------------------------------------------------------------------------------------
-def _buy_two_keep_one(state: State, c: int, what: str, rng: np.random.Generator) -> None:
+def _buy_two_keep_one(state: Table, c: int, what: str, rng: np.random.Generator) -> None:
     """Each purchase draws two and the buyer keeps one (a decision), the other going to the discard."""
     if c == state.phantom:
         buy_one(state, c, what, rng)
         return
     drawn = [k for k in (state.hooks.draw[what](state, c, rng) for _ in range(2)) if k >= 0]
     if len(drawn) == 2:
-        state.push(KeepOne(c, what, drawn))
+        call(state, KeepOne(c, what, drawn))
         return
     for k in drawn:
         state.hooks.take[what](state, c, k)
 
 
-def ask_keep(state: State, frame: KeepOne, rng: np.random.Generator) -> None:
-    state.pending = ["influence_return" if frame.what == "influence" else "card_return", frame.seat]
+@stage(KeepOne, asks=lambda state, k: ("influence_return" if k.what == "influence" else "card_return", k.seat))
+def keep_one(state: Table, frame: KeepOne, rng: np.random.Generator) -> bool:
+    """The buyer gives one of the two cards back."""
+    return ASK
 
 
-def legal_card_return(state: State, frame: KeepOne, seat: int) -> list[Action]:
+@keep_one.legal("card_return")
+def legal_card_return(state: Table, frame: KeepOne, seat: int) -> list[Action]:
     return [("return_card", k) for k in sorted(set(frame.cards))]
 
 
-def on_card_return(state: State, frame: KeepOne, seat: int, action: Action, rng: np.random.Generator) -> None:
-    state.pending = []
+@keep_one.on("card_return")
+def on_card_return(state: Table, frame: KeepOne, seat: int, action: Action, rng: np.random.Generator) -> None:
     state.discard.append(action[1])
     _keep_other(state, frame, action[1])
 
 
-def legal_influence_return(state: State, frame: KeepOne, seat: int) -> list[Action]:
+@keep_one.legal("influence_return")
+def legal_influence_return(state: Table, frame: KeepOne, seat: int) -> list[Action]:
     return [("return_influence", k) for k in sorted(set(frame.cards))]
 
 
-def on_influence_return(state: State, frame: KeepOne, seat: int, action: Action, rng: np.random.Generator) -> None:
-    state.pending = []
+@keep_one.on("influence_return")
+def on_influence_return(state: Table, frame: KeepOne, seat: int, action: Action, rng: np.random.Generator) -> None:
     state.ext["influence_discard"].append(action[1])  # face up: what was given back is public
     _keep_other(state, frame, action[1])
 
 
-def _keep_other(state: State, frame: KeepOne, returned: int) -> None:
-    state.pop()
+def _keep_other(state: Table, frame: KeepOne, returned: int) -> None:
+    done(state)
     cards = list(frame.cards)
     cards.remove(returned)
     state.hooks.take[frame.what](state, frame.seat, cards[0])
@@ -139,15 +131,3 @@ def register(hooks: Hooks, names: list[str]) -> None:
         hooks.buy = _buy_two_keep_one
     if "Instant Death" in names:
         hooks.after_step.append(_last_standing)
-
-
-STAGES = {
-    "keep_one": (
-        KeepOne,
-        ask_keep,
-        {
-            "card_return": (legal_card_return, on_card_return),
-            "influence_return": (legal_influence_return, on_influence_return),
-        },
-    ),
-}

@@ -8,36 +8,40 @@ option's action (``Hooks.window_actions``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.lying_pirates.cards import draw, may_play, spend_card
 from bidbluff.envs.lying_pirates.content import CARDS
 from bidbluff.envs.lying_pirates.effects import start_effect
-from bidbluff.envs.lying_pirates.frames import Window
-
-if TYPE_CHECKING:
-    from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
-
-
-def open_window(state: State, kind: str) -> None:
-    state.push(Window(kind, state.turn_order(state.token, state.players())))
+from bidbluff.envs.lying_pirates.frames import Cargo, Effect, Influence, KeepOne, Window
+from bidbluff.envs.lying_pirates.stages import ASK, Stage, call, done, stage
+from bidbluff.envs.lying_pirates.table import Table
 
 
-def next_turn(state: State, w: Window, rng: np.random.Generator) -> None:
-    """The next captain's turn, or the window closes after a full round of passes."""
+def open_window(state: Table, kind: str, then: Stage | None = None) -> None:
+    """A window of ``kind`` ("sail", "action") for the captains afloat; the caller goes on at ``then``."""
+    call(state, Window(kind, state.turn_order(state.token, state.players())), then)
+
+
+def next_turn(state: Table, w: Window) -> bool | None:
+    """The next captain's turn (ASK), or the window closes after a full round of passes."""
     if state.crews.out:
         while w.passes < len(w.order) and state.is_out(w.seat):
             w.took_turn(passed=True)  # a sunk captain's turn passes by itself
     if w.passes >= len(w.order):
-        state.pop()
-        return
-    state.pending = ["final" if w.kind == "final" else "window", w.seat]
+        done(state)
+        return None
+    return ASK
 
 
-def legal_window(state: State, w: Window, seat: int) -> list[Action]:
+@stage(Window, asks=lambda state, w: ("window", w.seat), awaits=(Effect, Cargo, KeepOne, Influence))
+def window(state: Table, w: Window, rng: np.random.Generator) -> bool | None:
+    return next_turn(state, w)
+
+
+@window.legal("window")
+def legal_window(state: Table, w: Window, seat: int) -> list[Action]:
     actions: list[Action] = [("pass",)]
     for k in sorted(set(state.hands[seat])):
         if not CARDS[k].reaction and may_play(state, seat, k):
@@ -53,9 +57,9 @@ def legal_window(state: State, w: Window, seat: int) -> list[Action]:
     return actions
 
 
-def on_window(state: State, w: Window, seat: int, action: Action, rng: np.random.Generator) -> None:
+@window.on("window")
+def on_window(state: Table, w: Window, seat: int, action: Action, rng: np.random.Generator) -> None:
     w.took_turn(passed=action[0] == "pass")
-    state.pending = []
     if action[0] == "pass":
         return
     if action[0] == "play":
@@ -72,8 +76,3 @@ def on_window(state: State, w: Window, seat: int, action: Action, rng: np.random
         state.say(f"C{seat} passes the Cursed die to C{action[1]}")
     else:
         state.hooks.window_acts[action[0]](state, seat, action, rng)
-
-
-STAGES = {
-    "window": (Window, next_turn, {"window": (legal_window, on_window)}),
-}

@@ -224,7 +224,7 @@ def test_every_die_a_lying_pirates_reroll_asks_about_is_on_the_board() -> None:
 def test_every_open_decision_is_worded() -> None:
     from bidbluff.arena.web.views import libertalia, lying_pirates, spytails
     from bidbluff.envs.libertalia.rules import DECISIONS as LIBERTALIA
-    from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS as LYING_PIRATES
+    from bidbluff.envs.lying_pirates.table import ALL_DECISIONS as LYING_PIRATES
     from bidbluff.envs.spytails.rules import DECISIONS as SPYTAILS
 
     assert set(libertalia.DECISIONS) == set(LIBERTALIA)

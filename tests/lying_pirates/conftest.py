@@ -3,7 +3,7 @@
 Positions are built the way a saved game is: ``new_game(...).to_dict()``, edit
 fields, ``LyingPiratesState.from_dict`` (which validates).  Chance comes from
 ``Script``: every ``integers(n)`` answers the next scripted value, so a test
-names each die it rolls (see the face constants below and ``rules.py``).
+names each die it rolls (see the face constants below and ``dice.py``).
 """
 
 from __future__ import annotations

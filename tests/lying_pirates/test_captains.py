@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bidbluff.envs.lying_pirates.battle import Icon
+from bidbluff.envs.lying_pirates.battle import Icon, battle_resolve, start_battle
 from bidbluff.envs.lying_pirates.content import CAPTAINS
 from bidbluff.envs.lying_pirates.crew import Crews
-from bidbluff.envs.lying_pirates.dice_rolls import battle_resolve, start_battle
 from bidbluff.envs.lying_pirates.setup import new_game
 
 from .conftest import CURSED, P_X, SAIL1, SWORDS, Script, betting, give_special, load, play, set_crew, skip, window

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bidbluff.envs.lying_pirates.content import CARDS, DECK_SIZE, GOLD, SILVER
-from bidbluff.envs.lying_pirates.rules import GOLD_USED, SILVER_USED
+from bidbluff.envs.lying_pirates.table import GOLD_USED, SILVER_USED
 
 from .conftest import (
     DAGGER,

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from bidbluff import envs
-from bidbluff.envs.lying_pirates import codec
+from bidbluff.envs.lying_pirates import encoder, observation
+from bidbluff.envs.lying_pirates.action_codec import CODEC, FULL_CODEC
 from bidbluff.envs.lying_pirates.betting import LYING_PIRATES, count_for
 from bidbluff.envs.lying_pirates.content import ALL_TILE_INDEX, INFLUENCE, TOWNS
 from bidbluff.envs.lying_pirates.dice import BOMB, COIN, Die
@@ -287,16 +288,16 @@ def test_observation_shows_towns_designations_influence_and_the_mayor():
         give_special(d, BOB, int(Die.MAYOR))
 
     state = action_window(edit)
-    obs = codec.encode(state, ANNE)
-    assert obs.shape == (codec.FULL_OBSERVATION_SIZE,)
-    view = codec.FULL_LAYOUT.view(obs)
+    obs = encoder.encode(state, ANNE)
+    assert obs.shape == (observation.FULL_OBSERVATION_SIZE,)
+    view = observation.FULL_LAYOUT.view(obs)
     assert view.towns[1, EASTPORT] == 1 and view.towns[0].sum() == 0
     assert view.own_influence[CARD] == pytest.approx(2 / 3)
     assert view.mayor[1] == 1  # Bob: relative seat 1 from Anne
     assert view.designated[1, LIGHTHOUSE] == 1
     # Bob sees his own influence cards, not Anne's
     assert (
-        codec.FULL_LAYOUT.view(codec.encode(state, BOB)).own_influence[CARD] == 0
+        observation.FULL_LAYOUT.view(encoder.encode(state, BOB)).own_influence[CARD] == 0
         or CARD in (state.ext["influence"][BOB])
     )
 
@@ -308,7 +309,7 @@ def test_spaces_base_and_with_options():
     full = envs.make("lying_pirates_v0", num_players=3, expansion="cities_of_greed")
     assert full.action_space("player_0").n == 1326
     assert full.observation_space("player_0")["observation"].shape == (3504,)
-    assert codec.FULL_CODEC.kinds[: len(codec.CODEC.kinds)] == codec.CODEC.kinds  # base ids keep their meaning
+    assert FULL_CODEC.kinds[: len(CODEC.kinds)] == CODEC.kinds  # base ids keep their meaning
 
 
 def test_a_reset_cannot_switch_the_options_spaces():

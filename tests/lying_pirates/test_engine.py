@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from bidbluff.envs.lying_pirates import sailing
+from bidbluff.envs.lying_pirates import sailing, stages, windows
 from bidbluff.envs.lying_pirates.betting import LYING_PIRATES
-from bidbluff.envs.lying_pirates.engine import STAGES, Stage, check_table, frame_from_dict, make_table
+from bidbluff.envs.lying_pirates.engine import STAGES, check_table, frame_from_dict
 from bidbluff.envs.lying_pirates.frames import Battle, Frame, Reroll, SailPhase, Window
 from bidbluff.envs.lying_pirates.hooks import Hooks
 from bidbluff.envs.lying_pirates.options import hooks_for
-from bidbluff.envs.lying_pirates.rules import ALL_DECISIONS, NO_EXACT
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
-from bidbluff.envs.lying_pirates.windows import next_turn
-from tests.lying_pirates.savedkit import STATES, load_data
+from bidbluff.envs.lying_pirates.table import ALL_DECISIONS
+from bidbluff.envs.lying_pirates.variant_cards import NO_EXACT
+from tests.lying_pirates.savedkit import FORMAT_0, load_data
 
 from .conftest import SKULL, SWORDS, Script, fresh, load, play, skip, window
 from .optionkit import ready
@@ -31,13 +31,14 @@ def test_every_stage_belongs_to_a_frame_that_starts_at_a_declared_stage():
 def test_a_bad_table_is_refused():
     with pytest.raises(AssertionError, match="starts at 'effect'"):
         check_table({"phantom_target": STAGES["phantom_target"]})
-    shout = Stage(Window, next_turn, {"shout": STAGES["window"].decisions["window"]})
+    shout = stages.Stage("shouting", Window, windows.window.step, asks=windows.window.asks)
+    shout.decisions["shout"] = STAGES["window"].decisions["window"]
     with pytest.raises(AssertionError, match="codec does not know"):
         check_table({**STAGES, "shouting": shout})
     with pytest.raises(AssertionError, match="no stage opens"):
         check_table({name: stage for name, stage in STAGES.items() if name != "catchup"})
     with pytest.raises(AssertionError, match="declared twice"):
-        make_table(sailing.STAGES, sailing.STAGES)
+        stages.stage(SailPhase)(sailing.sail.step)
 
 
 def test_work_is_pushed_over_the_step_that_waits_for_it_and_a_battle_hands_back_its_result():
@@ -62,12 +63,11 @@ def test_frames_are_saved_with_their_stage_and_an_unknown_stage_is_refused():
         LyingPiratesState.from_dict({**data, "format": 2})
 
 
-def test_a_state_of_the_old_format_is_converted():
-    old = next(item["state"] for item in load_data(STATES) if item["state"]["stage"] == "effect")
+def test_a_state_of_the_old_format_is_refused():
+    old = load_data(FORMAT_0)
     assert "format" not in old and old["effect"]["then"]
-    data = LyingPiratesState.from_dict(old).to_dict()
-    assert data["format"] == 1 and not {"stage", "effect", "window", "battle"} & set(data)
-    assert data["stack"][-1]["stage"] == "effect" and "then" not in data["stack"][-1]
+    with pytest.raises(ValueError, match=r"^format: Lying Pirates state format 0 is not 1"):
+        LyingPiratesState.from_dict(old)
 
 
 def test_the_base_game_has_no_hooks_and_each_option_hooks_what_it_changes():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from bidbluff import envs
-from bidbluff.envs.lying_pirates import codec
-from bidbluff.envs.lying_pirates.content import TILES
+from bidbluff.envs.lying_pirates import action_codec, encoder, observation
+from bidbluff.envs.lying_pirates.content import CARDS, TILES
 from bidbluff.envs.lying_pirates.dice import SPECIALS, Die
 
 
@@ -35,14 +35,14 @@ def crew_counts(cup) -> np.ndarray:
 
 
 def card_counts(cards, per_one: float) -> np.ndarray:
-    return np.minimum(np.bincount(np.asarray(cards, dtype=int), minlength=len(codec.CARDS)) / per_one, 1.0)
+    return np.minimum(np.bincount(np.asarray(cards, dtype=int), minlength=len(CARDS)) / per_one, 1.0)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_every_checked_field_matches_the_state(players):
     checked = 0
     for state, seat in states(players):
-        view = codec.view(codec.encode(state, seat))
+        view = observation.view(encoder.encode(state, seat))
         n = state.captains
         for rel in range(n):
             c = (seat + rel) % n
@@ -66,7 +66,7 @@ def test_every_checked_field_matches_the_state(players):
         assert view.counts("deck") == len(state.deck) and view.counts("round") == min(state.round_no, 30)
         if state.betting is not None and state.betting.bids:
             _, q, f = state.betting.bids[-1]
-            assert view.counts("last_quantity") == q and view.index("last_face") + codec.LOWEST_FACE == f
+            assert view.counts("last_quantity") == q and view.index("last_face") + action_codec.LOWEST_FACE == f
         assert all(view.map[s, t] == 1 for s, t in enumerate(state.slots) if 0 <= t < len(TILES))
         assert view.map.sum() == sum(0 <= t < len(TILES) for t in state.slots)
         checked += 1
@@ -76,7 +76,7 @@ def test_every_checked_field_matches_the_state(players):
 def test_the_option_fields_match_the_state():
     checked = 0
     for state, seat in states(4, games=2, expansion="cities_of_greed", abilities="dealt"):
-        view = codec.view(codec.encode(state, seat))
+        view = observation.view(encoder.encode(state, seat))
         x, n = state.ext, state.captains
         assert view.options.tolist() == [1, 1, 0, 0]
         for rel in range(n):
@@ -85,7 +85,7 @@ def test_the_option_fields_match_the_state():
             assert view.counts("town_cards")[rel] == len(x["town_cards"][c])
             assert view.index("captain")[rel] == x["captain"][c]
             assert view.index("designated")[rel] == x["designated"][c]
-        own = np.bincount(np.asarray(x["influence"][seat], dtype=int), minlength=codec.INFLUENCE_N)
+        own = np.bincount(np.asarray(x["influence"][seat], dtype=int), minlength=action_codec.INFLUENCE_N)
         assert view.counts("own_influence").tolist() == np.minimum(own, 3).tolist()
         assert view.counts("influence_deck") == len(x["influence_deck"])
         towns = [t for t in x["towns"] if t >= 0]
@@ -95,12 +95,12 @@ def test_the_option_fields_match_the_state():
 
 
 def test_views_tell_the_two_layouts_apart_by_size():
-    assert codec.LAYOUT.size == 2996 and codec.FULL_LAYOUT.size == 3504
-    assert codec.view(np.zeros(codec.FULL_LAYOUT.size, np.float32)).option_decision.shape == (11,)
+    assert observation.LAYOUT.size == 2996 and observation.FULL_LAYOUT.size == 3504
+    assert observation.view(np.zeros(observation.FULL_LAYOUT.size, np.float32)).option_decision.shape == (11,)
     with pytest.raises(AttributeError, match="option_decision"):
-        _ = codec.view(np.zeros(codec.LAYOUT.size, np.float32)).option_decision
+        _ = observation.view(np.zeros(observation.LAYOUT.size, np.float32)).option_decision
     with pytest.raises(ValueError, match="2996 values, or 3504"):
-        codec.view(np.zeros(100, np.float32))
+        observation.view(np.zeros(100, np.float32))
 
 
 def test_legal_ids_are_the_engines_actions_converted():
@@ -108,10 +108,10 @@ def test_legal_ids_are_the_engines_actions_converted():
     for players, options in ((4, {}), (2, {}), (5, {"expansion": "cities_of_greed", "merchant_ships": True})):
         game = envs.game("lying_pirates_v0", **options)
         for state, seat in states(players, games=1, **options):
-            expected = sorted(codec.action_to_id(a, seat, state.captains) for a in state.legal_actions())
+            expected = sorted(action_codec.action_to_id(a, seat, state.captains) for a in state.legal_actions())
             assert game.legal_action_ids(state, seat) == expected
     with pytest.raises(ValueError, match="not an action of this game"):
-        codec.action_ids([("fly",)], 0, 4)
+        action_codec.action_ids([("fly",)], 0, 4)
 
 
 def test_a_base_table_names_no_expansion_action():

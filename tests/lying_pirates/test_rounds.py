@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bidbluff.envs.lying_pirates.content import TILES
 from bidbluff.envs.lying_pirates.frames import TileRoll
-from bidbluff.envs.lying_pirates.rules import GOLD_USED, REROLL_USED
+from bidbluff.envs.lying_pirates.table import GOLD_USED, REROLL_USED
 
 from .conftest import (
     DAGGER,

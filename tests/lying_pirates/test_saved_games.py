@@ -32,7 +32,11 @@ def _every(items: list, n: int, name) -> list:
     ]
 
 
-@pytest.mark.parametrize("item", _every(SAVED, 4, lambda item: f"t{item['table']}-{item['state']['stage']}"))
+def _top_stage(item: dict) -> str:
+    return f"t{item['table']}-{item['state']['stack'][-1]['stage']}"
+
+
+@pytest.mark.parametrize("item", _every(SAVED, 4, _top_stage))
 def test_saved_state_loads_and_plays_on(item):
     game = envs.game(ENV, **item["options"])
     state = game.state_from_dict(item["state"])

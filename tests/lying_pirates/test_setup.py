@@ -8,8 +8,8 @@ import numpy as np
 import numpy.testing as npt
 import pytest
 
-from bidbluff.envs.lying_pirates.codec import encode
 from bidbluff.envs.lying_pirates.content import CARDS, DECK_SIZE, MAP_WATERS, TILES
+from bidbluff.envs.lying_pirates.encoder import encode
 from bidbluff.envs.lying_pirates.setup import new_game
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
 

@@ -13,7 +13,7 @@ import pytest
 
 from bidbluff import envs
 from bidbluff.envs.lying_pirates.content import CARD_INDEX
-from bidbluff.envs.lying_pirates.engine import STAGES
+from bidbluff.envs.lying_pirates.stages import STAGES
 from bidbluff.envs.lying_pirates.state import LyingPiratesState
 from bidbluff.envs.lying_pirates.state_shapes import FRAME_FIELDS
 from tests.lying_pirates.savedkit import TABLES, table_options
@@ -242,8 +242,8 @@ def test_an_option_field_without_its_option_or_missing_with_it_is_refused(option
     assert re.search(message, refusal(d, change))
 
 
-def test_the_old_format_that_cannot_be_read_is_refused():
-    with pytest.raises(ValueError, match=r"^a Lying Pirates state of format 0 that cannot be read: KeyError"):
+def test_a_state_of_no_format_or_another_game_is_refused():
+    with pytest.raises(ValueError, match=r"^format: Lying Pirates state format 0 is not 1"):
         LyingPiratesState.from_dict({"game": "lying_pirates", "num_players": 3})
     with pytest.raises(ValueError, match=r"^not a Lying Pirates state"):
         LyingPiratesState.from_dict([1, 2])  # type: ignore[arg-type]
