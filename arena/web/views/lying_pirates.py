@@ -23,6 +23,7 @@ from bidbluff.envs.lying_pirates.content import (
     CARDS,
     INFLUENCE,
     MAP_WATERS,
+    SUNK_PENALTY,
     TOWNS,
     VARIANTS,
     Card,
@@ -30,7 +31,6 @@ from bidbluff.envs.lying_pirates.content import (
 )
 from bidbluff.envs.lying_pirates.dice import DIE_NAMES, WILD
 from bidbluff.envs.lying_pirates.merchants import Encounter
-from bidbluff.envs.lying_pirates.rules import SUNK_PENALTY
 
 if TYPE_CHECKING:
     from bidbluff.envs.lying_pirates.state import LyingPiratesState as State
