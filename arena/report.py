@@ -61,12 +61,18 @@ def tournament_footer(result: TournamentResult) -> str:
     truncated = ""
     if result.truncated:
         truncated = f"; {result.truncated} games stopped at the step cap (looping play) and scored as they stood"
+    forfeits = "".join(
+        f"\nforfeit: game {f['game'] + 1} (seed {f['seed']}), seat {f['seat']}: {f['entry']}: {f['reason']}"
+        for f in result.forfeits
+    )
+    if result.forfeits:
+        forfeits += "\n(a forfeited game is a loss for the entry that forfeited, a shared win for the others)"
     return (
         f"{result.games} games ({result.deals} deals x {result.seating['games_per_deal']} seatings: "
         f"{result.seating['design']}), {result.agent_steps:,} decisions in {result.seconds:.1f}s{truncated}; "
         f"win share: tied winners share a win; 95% Wilson interval; "
         f"rating: OpenSkill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)"
-    )
+    ) + forfeits
 
 
 def write_text(target: str, text: str) -> None:
