@@ -100,17 +100,26 @@ def from_spec(spec: str, arg: str, env_name: str | None, seed: int | None, **opt
     )  # fmt: skip
 
 
-def _exited(process: subprocess.Popen, wait: float = 0.0) -> os.waitid_result | None:
-    """The program's exit, once it has exited (within ``wait`` seconds), without reaping it: until it is
-    reaped its id, which is its process group's, cannot be given to another process."""
+def _exited(process: subprocess.Popen, wait: float = 0.0) -> str | None:
+    """How the program ended (``"exited with code 3"``), once it has (within ``wait`` seconds), else ``None``.
+    Where ``os.waitid`` exists (Linux) the program is not reaped: until it is, its id, which is its process
+    group's, cannot be given to another process.  Elsewhere (macOS) ``poll`` reaps it."""
     deadline = time.monotonic() + wait
     while True:
-        try:
-            exited = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:  # reaped already (by Popen's own bookkeeping)
+        if hasattr(os, "waitid") and process.returncode is None:
+            try:
+                found = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:  # reaped already
+                found = None
+            if found is not None:
+                exited = found.si_code == os.CLD_EXITED
+                return f"exited with code {found.si_status}" if exited else f"was killed by signal {found.si_status}"
+        else:
+            code = process.poll()
+            if code is not None:
+                return f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
+        if time.monotonic() >= deadline:
             return None
-        if exited is not None or time.monotonic() >= deadline:
-            return exited
         time.sleep(0.01)
 
 
@@ -161,13 +170,7 @@ class _Program:
 
     def crashed(self, doing: str) -> ProtocolError:
         """The error for a program that has gone, with its exit status and the end of its stderr."""
-        exited = _exited(self.process, GRACE)
-        if exited is None:
-            status = "closed its output"
-        elif exited.si_code == os.CLD_EXITED:
-            status = f"exited with code {exited.si_status}"
-        else:
-            status = f"was killed by signal {exited.si_status}"
+        status = _exited(self.process, GRACE) or "closed its output"
         self.stderr.seek(0, os.SEEK_END)
         self.stderr.seek(max(0, self.stderr.tell() - STDERR_TAIL))
         tail = " ".join(self.stderr.read().decode("utf-8", "replace").split())
