@@ -59,7 +59,7 @@ from bidbluff.agents.base import Agent, ForfeitError, RandomAgent, bind_all, sea
 from bidbluff.agents.heuristic import HEURISTICS, make_heuristic
 from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
-from bidbluff.agents.program import comma_items
+from bidbluff.agents.program import LIMITS, comma_items
 from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, has_shipped, shipped_path
 from bidbluff.agents.tabular import TabularAgent, load_tabular
 
@@ -76,7 +76,7 @@ SEARCH_KEYS = {
     "belief": "belief",
     "others": "others",
 }
-PROGRAM_KEYS = ("move", "game", "start")  # a cmd: spec's time limits (bidbluff.agents.program)
+PROGRAM_KEYS = tuple(LIMITS)  # a cmd: spec's settings: its time limits (bidbluff.agents.program)
 NAMED: dict[str, str] = {}  # specs registered under a name (``register``), e.g. a program: mine -> cmd:"node a.js"
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 
