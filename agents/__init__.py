@@ -103,13 +103,30 @@ def parse_registration(text: str) -> tuple[str, str]:
     return name.strip(), spec.strip()
 
 
+# A cmd: spec runs a command.  Where specs come from people other than the one running bidbluff (the browser
+# table's requests), only programs registered by name at start-up may run: ``named_programs_only()``.
+_UNNAMED_PROGRAMS = {"allowed": True}
+
+
+def named_programs_only() -> None:
+    """From now on a ``cmd:`` spec runs only when registered by name (``register``); a bare one is refused.
+    ``bidbluff serve`` calls it: a request to the browser table must never run a command of its choosing."""
+    _UNNAMED_PROGRAMS["allowed"] = False
+
+
 def make(spec: str, env_name: str | None = None, seed: int | None = None, **options: Any) -> Any:
     """An agent from a spec (see the module docstring); ``options`` go to the agent's constructor."""
     if spec in NAMED:
-        agent = make(NAMED[spec], env_name=env_name, seed=seed, **options)
+        agent = _make(NAMED[spec], env_name, seed, named=True, **options)
         agent.name = spec  # the tournament's tables and the forfeit lines show the registered name
         return agent
+    return _make(spec, env_name, seed, named=False, **options)
+
+
+def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **options: Any) -> Any:
     kind, _, arg = spec.partition(":")
+    if kind == "cmd" and not (named or _UNNAMED_PROGRAMS["allowed"]):
+        raise ValueError(f"agent spec {spec!r}: here a program plays only when it was named at start-up (--agent)")
     if kind == "onnx":
         from bidbluff.agents.onnx_policy import from_spec
 
@@ -132,7 +149,7 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
         _no_arg(spec, arg)
         if env_name not in EXPERT:
             raise ValueError(f"agent spec 'expert' is per game: pass env_name (one of {', '.join(EXPERT)})")
-        return make(EXPERT[env_name], env_name=env_name, seed=seed, **options)
+        return _make(EXPERT[env_name], env_name, seed, named, **options)
     if kind == "cfr":
         if env_name not in (None, "liars_dice_v0"):
             raise ValueError(f"agent spec {spec!r}: tabular policies exist for liars_dice_v0 only, not {env_name}")
@@ -250,6 +267,7 @@ __all__ = [
     "has_shipped",
     "load",
     "make",
+    "named_programs_only",
     "parse_registration",
     "register",
     "seat_of",

@@ -193,6 +193,21 @@ class _Program:
                 except (BrokenPipeError, ConnectionResetError):
                     raise self.crashed(doing) from None
 
+    def nothing_unasked(self, doing: str) -> None:
+        """A line the program wrote when nobody asked (a second answer) would be read as the next answer: it is
+        garbage now.  (What it has written so far is read without waiting.)"""
+        while len(self.buffer) <= MAX_LINE:
+            try:
+                chunk = os.read(self.process.stdout.fileno(), 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break  # it has gone: the send or the read that follows says so
+            self.buffer += chunk
+        if self.buffer.strip():
+            text = self.buffer.decode("utf-8", "replace").strip().splitlines()[0]
+            raise ProtocolError(f"garbage {doing}: {_quote(text)} was written when no answer was asked for")
+
     def receive(self, deadline: float, doing: str, limit: float) -> dict[str, Any]:
         """The next line, as a JSON object, by ``deadline``."""
         fd = self.process.stdout.fileno()
@@ -288,6 +303,7 @@ class ProgramAgent:
             limit = min(self.limits["move_s"], left)
             started = time.monotonic()
             deadline = started + limit
+            self._program.nothing_unasked(doing)
             self._program.send(self._act_message(observation, seat, agent, legal, names, left), deadline, doing)
             answer = self._program.receive(deadline, doing, limit)
             self._used += time.monotonic() - started

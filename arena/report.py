@@ -37,6 +37,7 @@ def tournament_table(result: TournamentResult, rows: list[dict[str, Any]]) -> Ta
     table = Table(title=f"{result.env_name}: {n} players, seed {result.seed}")
     columns = ["entry", "games", "win share", "95% CI", "mean score", "mean reward"]
     columns += [f"seat {s}" for s in range(n)] + ["rating mu", "sigma", "ordinal"]
+    columns += ["forfeits"] if result.forfeits else []  # only where a program forfeited a game
     for column in columns:
         table.add_column(column, justify="left" if column == "entry" else "right")
     for row in sorted(rows, key=lambda r: -r["win_share"]):
@@ -52,6 +53,7 @@ def tournament_table(result: TournamentResult, rows: list[dict[str, Any]]) -> Ta
             f"{row['rating_mu']:.2f}",
             f"{row['rating_sigma']:.2f}",
             f"{row['rating_ordinal']:.2f}",
+            *([str(row["forfeits"])] if result.forfeits else []),
         )
     return table
 

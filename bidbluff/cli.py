@@ -276,6 +276,7 @@ def serve_parser(sub: Subparsers) -> None:
         metavar="DIR",
         help="where finished games are saved as JSON records (default ./records)",
     )
+    add_named_agents(serve)
     serve.set_defaults(run=serve_command)
 
 
@@ -284,6 +285,8 @@ def serve_command(args: argparse.Namespace) -> int:
         from bidbluff.arena.web.app import serve
     except ImportError as missing:
         raise SystemExit(f"bidbluff serve needs the web extra: pip install -e '.[web]' ({missing})") from None
+    register_agents(args.agent)
+    agents.named_programs_only()  # a request may name a program registered here, never bring a command of its own
     serve(args.host, args.port, args.records)
     return 0
 
@@ -335,7 +338,7 @@ def exploitability_command(args: argparse.Namespace) -> int:
     specials = options["specials"]
     specials = tuple(specials.split(",") if isinstance(specials, str) else specials)
     spec = args.agent
-    if agents.NAME.fullmatch(spec.partition("=")[0]) and "=" in spec:  # NAME=SPEC: a named agent
+    if "=" in spec and agents.NAME.fullmatch(spec.partition("=")[0]):  # NAME=SPEC: a named agent
         name, given = agents.parse_registration(spec)
         agents.register(name, given)
         spec = name

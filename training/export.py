@@ -37,9 +37,12 @@ MASKED = -1e8  # an illegal action's logit, as in training (bidbluff.agents.netw
 
 def build_model(net: Any, producer: str = "bidbluff") -> Any:
     """``net`` (an ``ActorCritic``) as an ``onnx.ModelProto`` with the inputs and outputs of the module doc."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-    from torch import nn
+    try:
+        import onnx
+        from onnx import TensorProto, helper, numpy_helper
+        from torch import nn
+    except ImportError as missing:
+        raise ValueError(f"export needs the export extra: pip install 'bidbluff[export]' ({missing})") from None
 
     nodes: list[Any] = []
     weights: list[Any] = []

@@ -171,6 +171,7 @@ def test_bash_reference_agent_plays_whole_games() -> None:
         ("no-read", r"timed out at its move 3"),
         ("bad-hello", r"speaks bidbluff-agent version 99; bidbluff speaks 1"),
         ("silent", r"timed out answering the hello: no answer within 1 s"),
+        ("twice", r"garbage at its move 4 of game 1: '\{\"action\": \d+\}' was written when no answer was asked"),
     ],
 )
 def test_each_way_to_break_is_a_forfeit_and_leaves_no_process(mode: str, reason: str, tmp_path: Path) -> None:
@@ -227,3 +228,17 @@ def test_an_unbound_program_gets_no_board_and_codec_names(tmp_path: Path) -> Non
     assert act["board"] is None and act["legal_names"][0].startswith("bid(")
     with pytest.raises(ForfeitError, match="cannot start"):
         ProgramAgent(["/nonexistent/agent"], "liars_dice_v0").act(observation, env.agent_selection)
+
+
+def test_where_only_named_programs_may_run_a_bare_command_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``bidbluff serve`` turns this on: a browser request can name a registered program, never bring a command."""
+    monkeypatch.setattr(agents, "NAMED", {})
+    monkeypatch.setitem(agents._UNNAMED_PROGRAMS, "allowed", True)
+    agents.register("mine", broken("good", tmp_path / "pids"))
+    agents.named_programs_only()
+    with pytest.raises(ValueError, match="a program plays only when it was named at start-up"):
+        agents.make(broken("good", tmp_path / "pids"), env_name="liars_dice_v0")
+    assert isinstance(agents.make("mine", env_name="liars_dice_v0"), ProgramAgent)
+    assert agents.make("random", env_name="liars_dice_v0").name == "random"

@@ -4,10 +4,10 @@ It plays well (the first legal move) until its third decision, then breaks as MO
 answering), ``hang-child`` (starts a child that sleeps, then stops answering: the kill must reach the child),
 ``crash`` (exits 3 after a line on stderr), ``garbage`` (a line that is not JSON), ``illegal`` (an id that is
 not legal), ``unknown-name`` (a move name that is not legal), ``no-read`` (stops reading its input: bidbluff's
-write must not block), ``bad-hello`` (answers the hello with version 99), ``silent`` (never answers the hello).
-``good`` never breaks; ``slow`` takes 0.2 s a move; ``linger`` plays well but keeps running after its input ends
-(its ``close`` must kill it); ``record`` plays well and appends each message it gets to PIDFILE's ``.log``.
-PIDFILE gets the pids it and its child run as (the tests check none is left)."""
+write must not block), ``bad-hello`` (answers the hello with version 99), ``silent`` (never answers the hello),
+``twice`` (answers twice).  ``good`` never breaks; ``slow`` takes 0.2 s a move; ``linger`` plays well but keeps
+running after its input ends (its ``close`` must kill it); ``record`` plays well and appends each message it
+gets to PIDFILE's ``.log``.  PIDFILE gets the pids it and its child run as (the tests check none is left)."""
 
 import json
 import os
@@ -58,6 +58,8 @@ for line in sys.stdin:
             if mode == "unknown-name":
                 print(json.dumps({"action": "fly to the moon"}), flush=True)
                 continue
+            if mode == "twice":
+                print(json.dumps({"action": message["legal"][0]}), flush=True)
             if mode == "no-read":
                 time.sleep(3600)
         if mode == "slow":
