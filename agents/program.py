@@ -195,7 +195,8 @@ class _Program:
 
     def nothing_unasked(self, doing: str) -> None:
         """A line the program wrote when nobody asked (a second answer) would be read as the next answer: it is
-        garbage now.  (What it has written so far is read without waiting.)"""
+        garbage now.  What it has written so far is read without waiting, so a second answer that comes late is
+        taken for the next move's answer, and caught a move later (or is illegal there)."""
         while len(self.buffer) <= MAX_LINE:
             try:
                 chunk = os.read(self.process.stdout.fileno(), 65536)

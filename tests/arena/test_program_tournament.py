@@ -23,7 +23,7 @@ BROKEN = ROOT / "tests" / "arena" / "programs" / "broken_agent.py"
 EXAMPLES = ROOT / "examples" / "agents"
 
 
-def program(mode: str, limits: str = "move=1s,start=5s") -> str:
+def program(mode: str, limits: str = "move=3s,start=10s") -> str:
     return f"cmd:'{sys.executable} {BROKEN} {mode}',{limits}"
 
 
@@ -113,7 +113,8 @@ def test_reference_and_broken_programs_in_one_tournament(tmp_path: Path) -> None
     argv = ["tournament", "lying_pirates_v0", "--players", "4", "--games", "48", "--quiet", "--json", str(out)]
     argv += ["--agent", f"node=cmd:'node {EXAMPLES / 'random_agent.js'}'"]
     argv += ["--agent", f"bash=cmd:'bash {EXAMPLES / 'first_legal.sh'}'"]
-    for mode in ("hang-child", "crash", "garbage"):
+    argv += ["--agent", f"hang-child={program('hang-child', 'move=1s,start=10s')}"]
+    for mode in ("crash", "garbage"):
         argv += ["--agent", f"{mode}={program(mode)}"]
     assert main([*argv, "--agents", "node,bash,hang-child,crash,garbage,random"]) == 0
     data = json.loads(out.read_text())
