@@ -139,3 +139,14 @@ def test_exploitability_of_a_program() -> None:
     record = report("first", samples=1)
     assert record["agent"] == "first" and record["exploitability"] > 0.5
     assert children() == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("java") is None, reason="Java is not installed")
+def test_java_reference_agent_in_a_tournament(tmp_path: Path) -> None:
+    """Java runs the single source file as it is (a second or two to compile at each start)."""
+    out = tmp_path / "result.json"
+    argv = ["tournament", "liars_dice_v0", "--agent", f"java=cmd:'java {EXAMPLES / 'RandomAgent.java'}'"]
+    assert main([*argv, "--agents", "java,random", "--games", "4", "--option", "dice=2", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["games"] == 4 and data["forfeits"] == [] and children() == []
