@@ -31,6 +31,17 @@
                     (``checkpoints/<game>/selfplay.zip``); ``shipped:sample``
 ``<path>``          a trained checkpoint (``x.zip``, ``x.json`` or ``x``),
                     greedy; ``<path>:sample`` samples from the policy
+``onnx:<path>``     a policy exported by ``bidbluff export`` (``x.onnx`` and
+                    its ``x.json``), played with onnxruntime alone (no
+                    torch); greedy, ``onnx:<path>:sample`` sampled
+                    (``bidbluff.agents.onnx_policy``)
+``cmd:<command>``   any program speaking the JSON-lines agent protocol on
+                    stdin/stdout (``bidbluff.agents.program``,
+                    ``docs/program-agents.md``): ``cmd:"node my_agent.js"``;
+                    time limits after commas: ``move=5s``, ``game=300s``,
+                    ``start=20s``
+``<name>``          a spec registered under a name (``register(name, spec)``;
+                    on the command line ``--agent mine=cmd:"node a.js"``)
 ==================  ==========================================================
 
 Every agent has ``act(observation, agent) -> int`` and ``reset()``; see
@@ -40,17 +51,19 @@ Every agent has ``act(observation, agent) -> int`` and ``reset()``; see
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
-from bidbluff.agents.base import Agent, RandomAgent, bind_all, seat_of
+from bidbluff.agents.base import Agent, ForfeitError, RandomAgent, bind_all, seat_of
 from bidbluff.agents.heuristic import HEURISTICS, make_heuristic
 from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
+from bidbluff.agents.program import LIMITS, comma_items
 from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, has_shipped, shipped_path
 from bidbluff.agents.tabular import TabularAgent, load_tabular
 
-KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "<checkpoint path>")
+KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "onnx:", "cmd:", "<checkpoint path>")
 SEARCH_KEYS = {
     "prior": "prior",
     "value": "value",
@@ -63,11 +76,65 @@ SEARCH_KEYS = {
     "belief": "belief",
     "others": "others",
 }
+PROGRAM_KEYS = tuple(LIMITS)  # a cmd: spec's settings: its time limits (bidbluff.agents.program)
+NAMED: dict[str, str] = {}  # specs registered under a name (``register``), e.g. a program: mine -> cmd:"node a.js"
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+
+
+def register(name: str, spec: str) -> None:
+    """Make ``name`` stand for ``spec`` in every later ``make`` (and so in spec lists): the command line's
+    ``--agent NAME=SPEC``.  A name is a word (letters, digits, ``_.-``) that is not a kind of agent."""
+    if not NAME.fullmatch(name):
+        raise ValueError(f"agent name {name!r}: a name starts with a letter and holds letters, digits, _ . - only")
+    if name in KINDS or name in ("bayes", "expert") or name in SEARCH_KEYS:
+        raise ValueError(f"agent name {name!r} is a kind of agent; choose another name")
+    if not spec.strip():
+        raise ValueError(f"agent name {name!r} is given no spec (write --agent {name}=SPEC)")
+    if spec in NAMED or spec == name:
+        raise ValueError(f"agent name {name!r}: its spec {spec!r} must be a spec, not another name")
+    NAMED[name] = spec
+
+
+def parse_registration(text: str) -> tuple[str, str]:
+    """``"mine=cmd:node a.js"`` -> ``("mine", "cmd:node a.js")`` (the command line's ``--agent NAME=SPEC``)."""
+    name, eq, spec = text.partition("=")
+    if not eq or not NAME.fullmatch(name.strip()):
+        raise ValueError(f"--agent {text!r}: write NAME=SPEC, e.g. --agent mine='cmd:\"node my_agent.js\"'")
+    return name.strip(), spec.strip()
+
+
+# A cmd: spec runs a command.  Where specs come from people other than the one running bidbluff (the browser
+# table's requests), only programs registered by name at start-up may run: ``named_programs_only()``.
+_UNNAMED_PROGRAMS = {"allowed": True}
+
+
+def named_programs_only() -> None:
+    """From now on a ``cmd:`` spec runs only when registered by name (``register``); a bare one is refused.
+    ``bidbluff serve`` calls it: a request to the browser table must never run a command of its choosing."""
+    _UNNAMED_PROGRAMS["allowed"] = False
 
 
 def make(spec: str, env_name: str | None = None, seed: int | None = None, **options: Any) -> Any:
     """An agent from a spec (see the module docstring); ``options`` go to the agent's constructor."""
+    if spec in NAMED:
+        agent = _make(NAMED[spec], env_name, seed, named=True, **options)
+        agent.name = spec  # the tournament's tables and the forfeit lines show the registered name
+        return agent
+    return _make(spec, env_name, seed, named=False, **options)
+
+
+def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **options: Any) -> Any:
     kind, _, arg = spec.partition(":")
+    if kind == "cmd" and not (named or _UNNAMED_PROGRAMS["allowed"]):
+        raise ValueError(f"agent spec {spec!r}: here a program plays only when it was named at start-up (--agent)")
+    if kind == "onnx":
+        from bidbluff.agents.onnx_policy import from_spec
+
+        return from_spec(spec, arg, env_name, seed)
+    if kind == "cmd":
+        from bidbluff.agents.program import from_spec as program_from_spec
+
+        return program_from_spec(spec, arg, env_name, seed, **options)
     if kind == "random":
         _no_arg(spec, arg)
         return RandomAgent(seed)
@@ -82,7 +149,7 @@ def make(spec: str, env_name: str | None = None, seed: int | None = None, **opti
         _no_arg(spec, arg)
         if env_name not in EXPERT:
             raise ValueError(f"agent spec 'expert' is per game: pass env_name (one of {', '.join(EXPERT)})")
-        return make(EXPERT[env_name], env_name=env_name, seed=seed, **options)
+        return _make(EXPERT[env_name], env_name, seed, named, **options)
     if kind == "cfr":
         if env_name not in (None, "liars_dice_v0"):
             raise ValueError(f"agent spec {spec!r}: tabular policies exist for liars_dice_v0 only, not {env_name}")
@@ -116,12 +183,20 @@ def _bayes(spec: str, arg: str, env_name: str | None, seed: int | None) -> Any:
 def split_specs(text: str) -> list[str]:
     """Comma-separated agent specs, where a search spec's own settings stay with it:
     ``"ismcts:200,prior=shipped,value=shipped,heuristic"`` -> ``["ismcts:200,prior=shipped,value=shipped",
-    "heuristic"]``."""
+    "heuristic"]``, and so do a program's (``'cmd:"node a.js --x=1,2",move=2s,random'`` -> ``["cmd:'node a.js
+    --x=1,2',move=2s", "random"]``: the command quoted again, so each spec splits back to itself)."""
     specs: list[str] = []
-    for item in (part.strip() for part in text.split(",")):
-        if specs and item.partition("=")[0] in SEARCH_KEYS and specs[-1].startswith("ismcts:"):
+    for item in comma_items(text):
+        key = item.partition("=")[0]
+        if specs and key in SEARCH_KEYS and specs[-1].startswith("ismcts:"):
             specs[-1] += "," + item
-        elif item:
+        elif specs and key in PROGRAM_KEYS and specs[-1].startswith("cmd:"):
+            spec, star, count = specs[-1].rpartition("*")  # a repeat (*3) stays last: expand_specs reads it there
+            specs[-1] = f"{spec},{item}*{count}" if star and count.isdigit() else f"{specs[-1]},{item}"
+        elif item.startswith("cmd:"):
+            found = re.fullmatch(r"(.*?)(\*\d+)?", item[4:], re.DOTALL)
+            specs.append("cmd:" + shlex.quote(found.group(1)) + (found.group(2) or ""))
+        else:
             specs.append(item)
     return specs
 
@@ -179,8 +254,10 @@ __all__ = [
     "CHECKPOINTS",
     "HEURISTICS",
     "KINDS",
+    "NAMED",
     "Agent",
     "CheckpointError",
+    "ForfeitError",
     "ISMCTSAgent",
     "PolicyAgent",
     "RandomAgent",
@@ -190,6 +267,9 @@ __all__ = [
     "has_shipped",
     "load",
     "make",
+    "named_programs_only",
+    "parse_registration",
+    "register",
     "seat_of",
     "shipped_path",
     "split_specs",

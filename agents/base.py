@@ -48,6 +48,17 @@ class Agent(Protocol):
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int: ...
 
 
+class ForfeitError(RuntimeError):
+    """An agent that cannot go on with this game (a program that crashed, hung, answered garbage or an illegal
+    move).  The code that runs the game ends it there and scores it as a loss for ``seat``
+    (``bidbluff.arena.match.play_game``); ``reason`` says what happened, in one line."""
+
+    def __init__(self, agent: str, reason: str) -> None:
+        super().__init__(f"{agent} forfeits: {reason}")
+        self.agent = agent
+        self.reason = reason
+
+
 def seat_of(agent: str) -> int:
     """Seat index of a PettingZoo agent name (``"player_3"`` -> 3)."""
     try:

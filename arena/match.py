@@ -1,4 +1,10 @@
-"""Play games between agents on one env and tally the results."""
+"""Play games between agents on one env and tally the results.
+
+A forfeit (an agent's ``act`` raising ``ForfeitError``: a program that crashed, hung, answered garbage or an
+illegal move) ends the game there.  It counts as a loss for the agent that forfeited and a shared win for every
+other seat: ``winners`` are the others, the forfeiting seat ranks last (``standings``), its reward is -1 and the
+others share +1 (the envs' zero-sum default); ``scores`` are the position's when it stopped.  The record says
+who forfeited and why (``forfeit``)."""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bidbluff import envs
-from bidbluff.agents.base import Agent, bind_all, seat_of
+from bidbluff.agents.base import Agent, ForfeitError, bind_all, seat_of
 from bidbluff.arena import seating
 
 
@@ -25,9 +31,18 @@ class GameRecord:
     steps: int
     truncated: bool = False  # stopped at ``max_steps``: scores are the position's scores then
     actions: list[list[int]] = field(default_factory=list)  # [seat, action id] per decision, in order
+    forfeit: dict[str, Any] | None = None  # {"seat", "agent", "reason"} when an agent forfeited the game
 
     def winners(self) -> list[int]:
+        if self.forfeit is not None:
+            return [s for s in range(len(self.scores)) if s != self.forfeit["seat"]]
         return winners(self.scores)
+
+    def standings(self) -> list[float]:
+        """What ranks the seats (ratings): the scores, or after a forfeit the forfeiting seat below the rest."""
+        if self.forfeit is not None:
+            return [0.0 if s == self.forfeit["seat"] else 1.0 for s in range(len(self.scores))]
+        return list(self.scores)
 
 
 @dataclass
@@ -39,6 +54,7 @@ class MatchResult:
     total_score: list[float] = field(default_factory=list)
     total_reward: list[float] = field(default_factory=list)
     agent_steps: int = 0
+    forfeits: list[str] = field(default_factory=list)  # one line per forfeited game
 
     def mean_score(self, seat: int) -> float:
         return self.total_score[seat] / max(1, self.games)
@@ -76,11 +92,26 @@ def play_game(
             continue
         if steps >= max_steps:
             return GameRecord(list(env.unwrapped.game_state.scores()), rewards, steps, truncated=True, actions=actions)
-        action = agents[seat].act(observation, name)
+        try:
+            action = agents[seat].act(observation, name)
+        except ForfeitError as lost:
+            return _forfeited(env, rewards, steps, actions, seat, lost)
         actions.append([seat, int(action)])
         env.step(action)
         steps += 1
     return GameRecord(list(scores), rewards, steps, actions=actions)
+
+
+def _forfeited(
+    env: Any, rewards: list[float], steps: int, actions: list[list[int]], seat: int, lost: ForfeitError
+) -> GameRecord:
+    """The record of a game that ``seat`` forfeited (see the module doc)."""
+    n = len(rewards)
+    share = 1.0 / (n - 1) if n > 1 else 0.0
+    rewards = [-1.0 if s == seat else share for s in range(n)]
+    forfeit = {"seat": seat, "agent": lost.agent, "reason": lost.reason}
+    scores = list(env.unwrapped.game_state.scores())
+    return GameRecord(scores, rewards, steps, truncated=True, actions=actions, forfeit=forfeit)
 
 
 def play_match(
@@ -110,4 +141,7 @@ def play_match(
                 result.wins[who] += 1 / len(winners)
         result.games += 1
         result.agent_steps += record.steps
+        if record.forfeit is not None:
+            f = record.forfeit
+            result.forfeits.append(f"game {g + 1} (seed {seed + g}), seat {f['seat']}: {f['agent']}: {f['reason']}")
     return result

@@ -25,7 +25,7 @@ from rich.text import Text
 
 from bidbluff import agents as agent_lib
 from bidbluff import envs
-from bidbluff.agents.base import bind_all, seat_of
+from bidbluff.agents.base import ForfeitError, bind_all, seat_of
 from bidbluff.agents.human import HumanAgent, PlayerQuitError
 from bidbluff.arena import records
 from bidbluff.arena.match import MAX_STEPS
@@ -223,65 +223,81 @@ def play(
             others += 1
             players.append(agent_lib.make(spec, env_name=env_name, seed=seed * 100 + s))
             labels.append(spec)
-    env.reset(seed=seed)
-    raw = env.unwrapped
-    bind_all(players, env)
-    table = ", ".join(f"P{s}: {'you' if s == seat else labels[s]}" for s in range(n))
-    console.print(
-        f"{env_name}, {n} players, seed {seed}{f', options {options}' if options else ''} - {table}", markup=False
-    )
-    seen: list[str] = []
-    actions: list[tuple[int, int]] = []
+    try:
+        env.reset(seed=seed)
+        raw = env.unwrapped
+        bind_all(players, env)
+        table = ", ".join(f"P{s}: {'you' if s == seat else labels[s]}" for s in range(n))
+        console.print(
+            f"{env_name}, {n} players, seed {seed}{f', options {options}' if options else ''} - {table}", markup=False
+        )
+        seen: list[str] = []
+        actions: list[tuple[int, int]] = []
+        forfeit: int | None = None
 
-    def show_log() -> None:
-        nonlocal seen
-        now = visible_log(raw.game_state, seat)
-        for line in new_entries(seen, now):
-            console.print(f"  log: {line}", markup=False)
-        seen = now
+        def show_log() -> None:
+            nonlocal seen
+            now = visible_log(raw.game_state, seat)
+            for line in new_entries(seen, now):
+                console.print(f"  log: {line}", markup=False)
+            seen = now
 
-    for name in env.agent_iter():
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        s = seat_of(name)
-        if s == seat:
-            show_log()
-            console.print(Panel(_board(raw.render() or ""), title=f"your view (P{seat})", expand=False))
-            for line in dice_lines(env_name, raw.game_state, seat):
-                console.print(line, style="bold yellow", markup=False)
-            try:
-                action = human.ask()
-            except (PlayerQuitError, KeyboardInterrupt):
-                console.print("\nYou left the game; it is not saved.")
-                return None
-            console.print(f"you: {said(raw, env_name, None, action)}", style="green", markup=False)
-        else:
-            action = int(players[s].act(observation, name))
-            console.print(f"P{s} ({labels[s]}): {said(raw, env_name, seat, action)}", markup=False)
-        actions.append((s, action))
-        env.step(action)
-        if len(actions) >= max_steps and not raw.game_state.is_terminal():
-            console.print(f"The game is stopped after {max_steps} decisions and scored as it stands.")
-            break
-    show_log()
-    state = raw.game_state
-    truncated = not state.is_terminal()
-    scores = list(state.scores())
-    console.print(Panel(_board(raw.render() or ""), title=f"game over - your view (P{seat})", expand=False))
-    best = max(scores)
-    winners = [s for s, sc in enumerate(scores) if sc == best]
-    console.print("scores: " + ", ".join(f"P{s}{' (you)' if s == seat else ''} {sc:g}" for s, sc in enumerate(scores)))
-    console.print(
-        "You win!"
-        if winners == [seat]
-        else ("You share the win." if seat in winners else f"Winner: {', '.join(f'P{w}' for w in winners)}.")
-    )
-    record = records.record_game(env_name, n, seed, actions, scores, {**options}, labels, truncated)
-    if save:
-        console.print(f"record saved to {records.save(record, save)}", markup=False)
-    return record
+        for name in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            s = seat_of(name)
+            if s == seat:
+                show_log()
+                console.print(Panel(_board(raw.render() or ""), title=f"your view (P{seat})", expand=False))
+                for line in dice_lines(env_name, raw.game_state, seat):
+                    console.print(line, style="bold yellow", markup=False)
+                try:
+                    action = human.ask()
+                except (PlayerQuitError, KeyboardInterrupt):
+                    console.print("\nYou left the game; it is not saved.")
+                    return None
+                console.print(f"you: {said(raw, env_name, None, action)}", style="green", markup=False)
+            else:
+                try:
+                    action = int(players[s].act(observation, name))
+                except ForfeitError as lost:  # a program that broke the protocol: the game ends, a loss for it
+                    console.print(f"P{s} ({labels[s]}) forfeits: {lost.reason}", style="bold red", markup=False)
+                    forfeit = s
+                    break
+                console.print(f"P{s} ({labels[s]}): {said(raw, env_name, seat, action)}", markup=False)
+            actions.append((s, action))
+            env.step(action)
+            if len(actions) >= max_steps and not raw.game_state.is_terminal():
+                console.print(f"The game is stopped after {max_steps} decisions and scored as it stands.")
+                break
+        show_log()
+        state = raw.game_state
+        truncated = not state.is_terminal()
+        scores = list(state.scores())
+        console.print(Panel(_board(raw.render() or ""), title=f"game over - your view (P{seat})", expand=False))
+        best = max(scores)
+        winners = [s for s, sc in enumerate(scores) if sc == best]
+        if forfeit is not None:  # scored as in matches: a loss for the seat that forfeited, a shared win for the rest
+            winners = [s for s in range(n) if s != forfeit]
+        console.print(
+            "scores: " + ", ".join(f"P{s}{' (you)' if s == seat else ''} {sc:g}" for s, sc in enumerate(scores))
+        )
+        console.print(
+            "You win!"
+            if winners == [seat]
+            else ("You share the win." if seat in winners else f"Winner: {', '.join(f'P{w}' for w in winners)}.")
+        )
+        record = records.record_game(env_name, n, seed, actions, scores, {**options}, labels, truncated)
+        if save:
+            console.print(f"record saved to {records.save(record, save)}", markup=False)
+        return record
+    finally:
+        for player in players:  # a program's process ends with the game
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
 
 
 def show_replay(

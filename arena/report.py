@@ -37,6 +37,7 @@ def tournament_table(result: TournamentResult, rows: list[dict[str, Any]]) -> Ta
     table = Table(title=f"{result.env_name}: {n} players, seed {result.seed}")
     columns = ["entry", "games", "win share", "95% CI", "mean score", "mean reward"]
     columns += [f"seat {s}" for s in range(n)] + ["rating mu", "sigma", "ordinal"]
+    columns += ["forfeits"] if result.forfeits else []  # only where a program forfeited a game
     for column in columns:
         table.add_column(column, justify="left" if column == "entry" else "right")
     for row in sorted(rows, key=lambda r: -r["win_share"]):
@@ -52,6 +53,7 @@ def tournament_table(result: TournamentResult, rows: list[dict[str, Any]]) -> Ta
             f"{row['rating_mu']:.2f}",
             f"{row['rating_sigma']:.2f}",
             f"{row['rating_ordinal']:.2f}",
+            *([str(row["forfeits"])] if result.forfeits else []),
         )
     return table
 
@@ -61,12 +63,18 @@ def tournament_footer(result: TournamentResult) -> str:
     truncated = ""
     if result.truncated:
         truncated = f"; {result.truncated} games stopped at the step cap (looping play) and scored as they stood"
+    forfeits = "".join(
+        f"\nforfeit: game {f['game'] + 1} (seed {f['seed']}), seat {f['seat']}: {f['entry']}: {f['reason']}"
+        for f in result.forfeits
+    )
+    if result.forfeits:
+        forfeits += "\n(a forfeited game is a loss for the entry that forfeited, a shared win for the others)"
     return (
         f"{result.games} games ({result.deals} deals x {result.seating['games_per_deal']} seatings: "
         f"{result.seating['design']}), {result.agent_steps:,} decisions in {result.seconds:.1f}s{truncated}; "
         f"win share: tied winners share a win; 95% Wilson interval; "
         f"rating: OpenSkill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)"
-    )
+    ) + forfeits
 
 
 def write_text(target: str, text: str) -> None:

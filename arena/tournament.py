@@ -11,6 +11,13 @@ at four seats is heuristic, random, heuristic#2, random#2).
 Results per entry: win share (tied winners share a win) with its 95% Wilson
 interval, mean score and reward, win share per seat, and an OpenSkill
 (Plackett-Luce) rating updated game by game from the final ranks.
+
+A forfeit (a program agent that crashed, hung, answered garbage or an illegal
+move) ends that game; the tournament goes on.  The game counts as a loss for
+the entry that forfeited and a shared win for the others (``bidbluff.arena.match``),
+the entry's ``forfeits`` count it, and ``TournamentResult.forfeits`` lists each
+one with its reason.  The agents a tournament builds from specs are closed at
+its end (a program's process is ended), however it ends.
 """
 
 from __future__ import annotations
@@ -76,6 +83,7 @@ class EntryStats:
     total_reward: float = 0.0
     seat_games: list[int] = field(default_factory=list)
     seat_wins: list[float] = field(default_factory=list)
+    forfeits: int = 0  # games this entry forfeited (each a loss)
 
     def row(self) -> dict[str, Any]:
         lo, hi = wilson_interval(self.wins, self.games)
@@ -91,6 +99,7 @@ class EntryStats:
             "mean_score": self.total_score / g,
             "mean_reward": self.total_reward / g,
             "seat_win_share": [w / n if n else None for w, n in zip(self.seat_wins, self.seat_games, strict=True)],
+            "forfeits": self.forfeits,
         }
 
 
@@ -107,6 +116,7 @@ class TournamentResult:
     seconds: float = 0.0
     truncated: int = 0  # games stopped at the step cap (looping play), scored as they stood
     seating: dict[str, Any] = field(default_factory=dict)  # the design (``SeatingDesign.describe``)
+    forfeits: list[dict[str, Any]] = field(default_factory=list)  # {"game", "seed", "entry", "seat", "reason"}
 
     def rows(self) -> list[dict[str, Any]]:
         out = []
@@ -127,6 +137,7 @@ class TournamentResult:
             "agent_steps": self.agent_steps,
             "seconds": self.seconds,
             "seating": self.seating,
+            "forfeits": self.forfeits,
             "entries": self.rows(),
         }
 
@@ -194,36 +205,53 @@ def run_tournament(
     pick = np.random.default_rng(seed)
     result = TournamentResult(env_name, n, seed, deals, stats, {}, seating=plan.describe())
     start = time.perf_counter()
-    for deal in range(deals):
-        table = list(range(len(entries)))
-        if len(entries) > n:
-            table = sorted(int(i) for i in pick.choice(len(entries), n, replace=False))
-        for slots in plan.deal(deal):
-            seated = [table[slot] for slot in slots]
-            record = play_game(env_name, [players[i] for i in seated], seed + deal, n, env_options, max_steps)
-            _tally(record, seated, stats)
-            if save_games is not None:
-                from pathlib import Path
+    built = [player for player, (_, spec) in zip(players, entries, strict=True) if isinstance(spec, str)]
+    try:
+        for deal in range(deals):
+            table = list(range(len(entries)))
+            if len(entries) > n:
+                table = sorted(int(i) for i in pick.choice(len(entries), n, replace=False))
+            for slots in plan.deal(deal):
+                seated = [table[slot] for slot in slots]
+                record = play_game(env_name, [players[i] for i in seated], seed + deal, n, env_options, max_steps)
+                _tally(record, seated, stats)
+                if record.forfeit is not None:
+                    result.forfeits.append(
+                        {
+                            "game": result.games,
+                            "seed": seed + deal,
+                            "entry": entries[seated[record.forfeit["seat"]]][0],
+                            "seat": record.forfeit["seat"],
+                            "reason": record.forfeit["reason"],
+                        }
+                    )
+                if save_games is not None:
+                    from pathlib import Path
 
-                from bidbluff.arena import records
+                    from bidbluff.arena import records
 
-                saved = records.record_game(
-                    env_name,
-                    n,
-                    seed + deal,
-                    record.actions,
-                    record.scores,
-                    env_options,
-                    [entries[i][0] for i in seated],
-                    record.truncated,
-                )
-                records.save(saved, Path(save_games) / f"game_{result.games:05d}.json")
-            ratings.update([entries[i][0] for i in seated], record.scores)
-            result.games += 1
-            result.truncated += record.truncated
-            result.agent_steps += record.steps
-            if on_game is not None:
-                on_game(result.games)
+                    saved = records.record_game(
+                        env_name,
+                        n,
+                        seed + deal,
+                        record.actions,
+                        record.scores,
+                        env_options,
+                        [entries[i][0] for i in seated],
+                        record.truncated,
+                    )
+                    records.save(saved, Path(save_games) / f"game_{result.games:05d}.json")
+                ratings.update([entries[i][0] for i in seated], record.standings())
+                result.games += 1
+                result.truncated += record.truncated and record.forfeit is None
+                result.agent_steps += record.steps
+                if on_game is not None:
+                    on_game(result.games)
+    finally:
+        for player in built:  # a program's process ends with the tournament, however it ends
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
     result.seconds = time.perf_counter() - start
     result.ratings = ratings.table()
     return result
@@ -240,3 +268,5 @@ def _tally(record: GameRecord, seated: list[int], stats: list[EntryStats]) -> No
         entry.total_reward += record.rewards[seat]
         entry.seat_games[seat] += 1
         entry.seat_wins[seat] += won
+        if record.forfeit is not None and record.forfeit["seat"] == seat:
+            entry.forfeits += 1

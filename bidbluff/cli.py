@@ -52,6 +52,32 @@ def env_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+# -- named agents: one syntax for every command that seats agents ---------------------------
+AGENT_HELP = (
+    "register an agent spec under a name, repeatable: --agent mine='cmd:\"node my_agent.js\"' (a program "
+    "speaking the JSON-lines agent protocol, docs/program-agents.md), then --agents mine,random"
+)
+
+
+def add_named_agents(parser: argparse.ArgumentParser) -> None:
+    """``--agent NAME=SPEC`` (repeatable): names that the command's agent lists may then use."""
+    parser.add_argument("--agent", action="append", default=[], metavar="NAME=SPEC", help=AGENT_HELP)
+
+
+def register_agents(texts: list[str]) -> None:
+    """Register each ``NAME=SPEC`` of ``--agent``."""
+    for text in texts:
+        agents.register(*agents.parse_registration(text))
+
+
+def close_agents(seated: list[Any]) -> None:
+    """End what agents hold open (a program's process) once a command is done with them."""
+    for agent in seated:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
+
+
 def _lineup(spec: str, n: int) -> list[str]:
     kinds = agents.expand_specs(spec)
     return [kinds[i % len(kinds)] for i in range(n)]
@@ -67,6 +93,7 @@ def match_parser(sub: Subparsers) -> None:
         "--agents", default="random", help=f"comma-separated agent specs, 'random*3' repeats: {', '.join(agents.KINDS)}"
     )
     match.add_argument("--seed", type=int, default=0)
+    add_named_agents(match)
     add_env_options(match)
     match.set_defaults(run=match_command)
 
@@ -77,15 +104,21 @@ def match_command(args: argparse.Namespace) -> int:
 
     console = Console()
     options = env_options(args)
+    register_agents(args.agent)
     if options and not args.env:
         raise ValueError("--option needs --env: every game takes options of its own")
     for name in [args.env] if args.env else list(envs.ENVS):
         n = args.players or envs.game(name, **options).default_players
         seats = [agents.make(kind, env_name=name, seed=args.seed + i) for i, kind in enumerate(_lineup(args.agents, n))]
         start = time.perf_counter()
-        result = play_match(name, seats, args.games, seed=args.seed, num_players=n, env_options=options)
+        try:
+            result = play_match(name, seats, args.games, seed=args.seed, num_players=n, env_options=options)
+        finally:
+            close_agents(seats)
         elapsed = time.perf_counter() - start
         console.print(match_table(name, result, seats, args.seed))
+        for line in result.forfeits:
+            console.print(f"forfeit: {line}", markup=False)
         console.print(
             f"{result.agent_steps} agent decisions in {elapsed:.2f}s "
             f"({result.agent_steps / elapsed:,.0f} steps/s, {result.games / elapsed:,.1f} games/s)\n"
@@ -112,6 +145,7 @@ def tournament_parser(sub: Subparsers) -> None:
     tour.add_argument("--games", type=int, default=200, help="games in all, rounded up to whole deals (default 200)")
     tour.add_argument("--players", type=int, help="seats (default: the game's default)")
     tour.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    add_named_agents(tour)
     add_env_options(tour)
     tour.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
     tour.add_argument("--csv", metavar="PATH", help="write one CSV row per agent ('-': stdout)")
@@ -127,6 +161,7 @@ def tournament_command(args: argparse.Namespace) -> int:
     from bidbluff.arena.report import tournament_footer, tournament_table, write_csv, write_text
     from bidbluff.arena.tournament import run_tournament
 
+    register_agents(args.agent)
     specs = agents.expand_specs(args.agents)
     options = env_options(args)
     n = args.players or envs.game(args.env, **options).default_players
@@ -180,6 +215,7 @@ def play_parser(sub: Subparsers) -> None:
     )
     play.add_argument("--seed", type=int, help="the deal's seed (default: a random one, shown)")
     play.add_argument("--save", metavar="FILE", help="save the game's record (JSON) to FILE")
+    add_named_agents(play)
     add_env_options(play)
     play.set_defaults(run=play_command)
 
@@ -188,6 +224,7 @@ def play_command(args: argparse.Namespace) -> int:
     from bidbluff.arena.play import play
 
     options = env_options(args)
+    register_agents(args.agent)
     try:
         envs.make(args.env, num_players=args.players, **options)
     except TypeError as bad:  # an option the env does not take
@@ -241,6 +278,7 @@ def serve_parser(sub: Subparsers) -> None:
 def serve_command(args: argparse.Namespace) -> int:
     from bidbluff.arena.web import cli as web_cli
 
+    agents.named_programs_only()  # a request may name a program registered here, never bring a command of its own
     return web_cli.run(args)
 
 
@@ -258,7 +296,12 @@ def exploitability_parser(sub: Subparsers) -> None:
         "agent's exploitability at that budget.",
     )
     exploit.add_argument("env", choices=envs.ENVS)
-    exploit.add_argument("--agent", required=True, help="agent spec (random, heuristic, cfr, shipped, a checkpoint)")
+    exploit.add_argument(
+        "--agent",
+        required=True,
+        help="agent spec (random, heuristic, cfr, shipped, a checkpoint, onnx:PATH, cmd:COMMAND), or NAME=SPEC to "
+        "name it (--agent mine='cmd:\"node my_agent.js\"')",
+    )
     exploit.add_argument("--method", choices=("exact", "learned"), help="default: exact for liars_dice_v0")
     exploit.add_argument("--players", type=int, help="seats (default: 2 for exact, else the game's default)")
     exploit.add_argument("--dice", type=int, default=1, help="exact: crew dice per seat (default 1)")
@@ -281,6 +324,15 @@ def exploitability_parser(sub: Subparsers) -> None:
     exploit.set_defaults(run=exploitability_command)
 
 
+def named_spec(spec: str) -> str:
+    """``NAME=SPEC`` registers SPEC under NAME (a program, say) and returns NAME; a plain spec as it is."""
+    if "=" in spec and agents.NAME.fullmatch(spec.partition("=")[0]):
+        name, given = agents.parse_registration(spec)
+        agents.register(name, given)
+        return name
+    return spec
+
+
 def exploitability_command(args: argparse.Namespace) -> int:
     from bidbluff.arena.report import write_text
 
@@ -289,7 +341,7 @@ def exploitability_command(args: argparse.Namespace) -> int:
         from bidbluff.training.exploiter import learned_exploitability, print_learned
 
         record = learned_exploitability(
-            args.agent,
+            named_spec(args.agent),
             args.env,
             args.players,
             env_options(args),
@@ -320,17 +372,69 @@ def exploitability_command(args: argparse.Namespace) -> int:
     specials = options["specials"]
     specials = tuple(specials.split(",") if isinstance(specials, str) else specials)
     record = report(
-        args.agent, args.players or 2, int(options["dice"]), str(options["preset"]), specials, args.samples, args.seed
-    )
+        named_spec(args.agent), args.players or 2, int(options["dice"]), str(options["preset"]), specials,
+        args.samples, args.seed,
+    )  # fmt: skip
     if args.json:
         write_text(args.json, json.dumps(record, indent=2) + "\n")
     print_report(record)
     return 0
 
 
+# -- export -------------------------------------------------------------------------
+def export_parser(sub: Subparsers) -> None:
+    export = sub.add_parser(
+        "export",
+        help="a checkpoint's policy as an ONNX graph (plays with onnxruntime alone: the onnx:PATH agent)",
+        description="Writes OUT (.onnx): inputs observation (float32) and action_mask (int8, the env's mask); "
+        "outputs probabilities (the mask applied inside the graph: an illegal move has probability 0) and value; "
+        "and OUT's sidecar (.json beside it): the env signature, every action's name, the observation's "
+        "fields.  Needs the export extra (torch and onnx); see docs/onnx.md.",
+    )
+    export.add_argument("checkpoint", help="a checkpoint (x.zip, x.json or x), or 'shipped' with --env")
+    export.add_argument("out", help="the graph to write (.onnx)")
+    export.add_argument("--env", choices=envs.ENVS, help="check the checkpoint is for this env ('shipped': which)")
+    export.set_defaults(run=export_command)
+
+
+def export_command(args: argparse.Namespace) -> int:
+    try:
+        from bidbluff.training.export import export
+    except ImportError as missing:
+        raise SystemExit(
+            f"bidbluff export needs the export extra: pip install 'bidbluff[export]' ({missing})"
+        ) from None
+    checkpoint = args.checkpoint
+    if checkpoint == "shipped":
+        if args.env is None:
+            raise ValueError("export shipped: say which env's with --env")
+        checkpoint = str(agents.shipped_path(args.env))
+    out = export(checkpoint, args.out, env_name=args.env)
+    print(f"{out} and its sidecar {out.with_suffix('.json')} (play it: --agents onnx:{out})")
+    return 0
+
+
 # -- train / selfplay -----------------------------------------------------------------
+def needs_extra(sub: Subparsers, command: str, help_text: str, missing: ImportError) -> None:
+    """A stand-in for a command whose extra is not installed: the other commands still work (a tournament of
+    ONNX policies needs no torch), and this one says what to install."""
+
+    def refuse(args: argparse.Namespace) -> int:
+        raise SystemExit(f"bidbluff {command} needs the train extra: pip install 'bidbluff[train]' ({missing})")
+
+    stand_in = sub.add_parser(command, help=f"{help_text} (needs the train extra)")
+    stand_in.add_argument("rest", nargs=argparse.REMAINDER)
+    stand_in.set_defaults(run=refuse)
+
+
 def train_parser(sub: Subparsers) -> None:
-    from bidbluff.training.configs import add_config_options, trainer
+    try:
+        from bidbluff.training.configs import add_config_options, trainer
+
+        chosen = trainer("train")
+    except ImportError as missing:
+        needs_extra(sub, "train", "train a MaskablePPO policy against fixed opponents", missing)
+        return
 
     train = sub.add_parser(
         "train",
@@ -339,7 +443,7 @@ def train_parser(sub: Subparsers) -> None:
         "and each checkpoint's sidecar.",
     )
     train.add_argument("env", choices=envs.ENVS)
-    add_config_options(train, trainer("train"), skip=("env", "env_options"))
+    add_config_options(train, chosen, skip=("env", "env_options"))
     add_env_options(train)
     train.add_argument(
         "--resume", action="store_true", help="continue the run in --out from its newest intact checkpoint"
@@ -349,7 +453,13 @@ def train_parser(sub: Subparsers) -> None:
 
 
 def selfplay_parser(sub: Subparsers) -> None:
-    from bidbluff.training.configs import RECIPES, SELFPLAY_TRAINERS, add_config_options, trainer
+    try:
+        from bidbluff.training.configs import RECIPES, SELFPLAY_TRAINERS, add_config_options, trainer
+
+        trainers = [trainer(name) for name in SELFPLAY_TRAINERS]
+    except ImportError as missing:
+        needs_extra(sub, "selfplay", "self-play league: PPO against its past snapshots and fixed baselines", missing)
+        return
 
     league = sub.add_parser(
         "selfplay",
@@ -371,7 +481,7 @@ def selfplay_parser(sub: Subparsers) -> None:
         help="batched: bidbluff's batched self-play PPO; sb3: sb3-contrib MaskablePPO; rllib: Ray "
         "RLlib's PPO, on a cluster (default batched)",
     )
-    add_config_options(league, *map(trainer, SELFPLAY_TRAINERS), skip=("env", "env_options"))
+    add_config_options(league, *trainers, skip=("env", "env_options"))
     league.add_argument(
         "--recipe",
         choices=sorted(RECIPES),
@@ -455,6 +565,7 @@ COMMANDS = (
     play_parser,
     replay_parser,
     exploitability_parser,
+    export_parser,
     serve_parser,
     train_parser,
     selfplay_parser,
@@ -477,7 +588,8 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except KeyboardInterrupt:  # Ctrl-C in a game, a tournament, a match: one line, no traceback
         parser.exit(130, f"\nbidbluff {args.command}: interrupted\n")
-    except (ValueError, FileNotFoundError) as bad:  # bad options, agent specs, checkpoints: say what, not where
+    except (ValueError, FileNotFoundError, agents.ForfeitError) as bad:  # bad options, agent specs, checkpoints,
+        # a program that broke the agent protocol where no game can be forfeited (exploitability): say what
         parser.exit(2, f"bidbluff {args.command}: error: {bad}\n")
     except OSError as bad:  # a full disk, an unwritable --out: the path and the reason, in one line
         where = bad.filename if bad.filename is not None else "?"
