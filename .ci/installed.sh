@@ -11,6 +11,17 @@ python3 -m venv "$work/venv"
 wheel="$(ls "$work"/dist/bidbluff-*.whl)"
 "$work/venv/bin/python" -m pip install --quiet -c "$root/constraints.txt" "$wheel[train,web,openspiel]"
 bin="$work/venv/bin"
+
+echo "the sdist carries the shipped checkpoints, the CFR table and the web assets too"
+"$bin/python" -m pip install --quiet build
+"$bin/python" -m build --sdist --outdir "$work/sdist" "$root" > /dev/null
+"$bin/python" - "$work"/sdist/bidbluff-*.tar.gz <<'PY'
+import sys, tarfile
+names = tarfile.open(sys.argv[1]).getnames()
+for needed in ("checkpoints/liars_dice/selfplay.zip", "checkpoints/liars_dice/cfr_2p1d.json",
+               "checkpoints/spytails/selfplay.json", "arena/web/static/app.js", "bidbluff/py.typed", "CHANGELOG.md"):
+    assert any(n.endswith(needed) for n in names), f"the sdist lacks {needed}"
+PY
 cd "$work"
 
 echo "installed: only bidbluff at the top, every env passes PettingZoo's api_test"
