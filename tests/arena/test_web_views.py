@@ -8,6 +8,8 @@ import random
 import numpy as np
 import pytest
 
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+
 from bidbluff import envs
 from bidbluff.arena import records
 from bidbluff.arena.web.app import local_table
