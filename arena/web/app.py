@@ -414,10 +414,13 @@ def local_table(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     records_dir: str | Path | None = None,
+    runs: tuple[str | Path, ...] = (),
 ) -> Table:
     """A table in this process whose agents move at once in the caller's thread (scripts and tests); the
-    human sits at ``seat`` (``table.human``) and moves with ``table.play(seat, action)``."""
-    server = Server(Settings(records=Path(records_dir) if records_dir else None), thinker=InlineThinker())
+    human sits at ``seat`` (``table.human``) and moves with ``table.play(seat, action)``; ``runs``: folders
+    whose checkpoints may sit at it (as ``serve --runs``)."""
+    settings = Settings(records=Path(records_dir) if records_dir else None, runs=tuple(Path(r) for r in runs))
+    server = Server(settings, thinker=InlineThinker())
     body: dict[str, Any] = {"env": env_name, "seat": seat, "opponents": list(opponents), "seed": seed}
     body["options"] = options
     if num_players is not None:

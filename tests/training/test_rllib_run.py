@@ -205,7 +205,7 @@ def test_a_tiny_run_exports_checkpoints_that_play_and_resumes_from_rllibs(tmp_pa
         )
         is None
     )
-    assert "final.zip" in " ".join(local_table(ENV, 3, opponents=[str(out / "final.zip")], seed=0).labels)
+    assert "final.zip" in " ".join(local_table(ENV, 3, opponents=[str(out / "final.zip")], seed=0, runs=(out,)).labels)
     # resume: from the newest RLlib checkpoint, with the league and the logs carried on
     assert main([*argv, "--total-steps", "700", "--resume"]) == 0
     resumed = [int(r["step"]) for r in _rows(out / "progress.csv")]
