@@ -123,3 +123,15 @@ class RandomAgent(SeededAgent):
         """What ``act`` draws from: uniform over the mask."""
         mask = np.asarray(observation["action_mask"], dtype=np.float64)
         return mask / mask.sum()
+
+
+def act_on_policy(agent: Any, observation: dict[str, np.ndarray], name: str) -> int:
+    """A policy agent's move: a forced move as it is, else the most likely legal action (``agent.deterministic``)
+    or a draw from ``agent.probabilities(observation)`` with ``agent.rng`` (the checkpoint and ONNX agents)."""
+    legal = legal_ids(observation, name)
+    if legal.size == 1:
+        return int(legal[0])
+    probs = agent.probabilities(observation)
+    if agent.deterministic:
+        return int(legal[np.argmax(probs[legal])])
+    return int(agent.rng.choice(len(probs), p=probs))

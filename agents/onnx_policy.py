@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from bidbluff import envs
-from bidbluff.agents.base import legal_ids
+from bidbluff.agents.base import act_on_policy
 from bidbluff.agents.policy import CheckpointError, env_signature
 
 FORMAT = "bidbluff-onnx"
@@ -125,13 +125,7 @@ class OnnxAgent:
         return probs / total if total > 0 else mask / mask.sum()
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
-        legal = legal_ids(observation, agent)
-        if legal.size == 1:
-            return int(legal[0])
-        probs = self.probabilities(observation)
-        if self.deterministic:
-            return int(legal[np.argmax(probs[legal])])
-        return int(self.rng.choice(len(probs), p=probs))
+        return act_on_policy(self, observation, agent)
 
 
 def load_onnx(

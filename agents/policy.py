@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from bidbluff import envs
-from bidbluff.agents.base import legal_ids
+from bidbluff.agents.base import act_on_policy
 
 FORMAT = "bidbluff-checkpoint"
 FORMAT_VERSION = 1
@@ -314,13 +314,7 @@ class PolicyAgent:
         return probs / total if total > 0 else mask / mask.sum()
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
-        legal = legal_ids(observation, agent)
-        if legal.size == 1:
-            return int(legal[0])
-        probs = self.probabilities(observation)
-        if self.deterministic:
-            return int(legal[np.argmax(probs[legal])])
-        return int(self.rng.choice(len(probs), p=probs))
+        return act_on_policy(self, observation, agent)
 
 
 def load(
