@@ -527,9 +527,15 @@ class BatchedTrainer:
                 r.teacher[r.count + j] = self.teacher.act(seen, env.agent_selection)
                 self.timers["teacher"] += time.perf_counter() - started
         net = self.net if who == LEARNER else self.league.player(who)
+        columns = np.flatnonzero(mask.any(0))
         with torch.no_grad():
-            step = net.get_action_and_value(torch.from_numpy(obs), torch.from_numpy(mask), generator=self.torch_rng)
-        actions_np = step.action.numpy()
+            step = net.get_action_and_value(
+                torch.from_numpy(obs),
+                torch.from_numpy(mask[:, columns]),
+                generator=self.torch_rng,
+                columns=torch.from_numpy(columns),
+            )
+        actions_np = columns[step.action.numpy()]
         if who == LEARNER:
             r.actions[rows] = actions_np
             r.log_probs[rows] = step.log_prob.numpy()
@@ -555,18 +561,23 @@ class BatchedTrainer:
     def update(self) -> dict[str, float]:
         c, r = self.config, self.rollout
         n = r.count
-        obs, mask = torch.from_numpy(r.obs[:n]), torch.from_numpy(r.mask[:n])
-        actions, old_log_probs = torch.from_numpy(r.actions[:n]), torch.from_numpy(r.log_probs[:n])
+        obs = torch.from_numpy(r.obs[:n])
+        # the update reads only the action ids legal somewhere in the rollout (see get_action_and_value)
+        columns = np.flatnonzero(r.mask[:n].any(0))
+        within = np.full(r.mask.shape[1], -1, dtype=np.int64)
+        within[columns] = np.arange(len(columns))
+        mask, actions = torch.from_numpy(r.mask[:n, columns]), torch.from_numpy(within[r.actions[:n]])
+        columns_t, old_log_probs = torch.from_numpy(columns), torch.from_numpy(r.log_probs[:n])
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
         imitation = self.imitation_weight() if self.teacher is not None else 0.0
-        teacher = torch.from_numpy(r.teacher[:n])
+        teacher = torch.from_numpy(within[r.teacher[:n]])  # a legal action: among the columns
         learning_rate = self.learning_rate()
         for group in self.optimizer.param_groups:
             group["lr"] = learning_rate
         ent_coef = self.entropy_coefficient()
         with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet
-            rollout_log_probs = self._log_probs(self.net, obs, mask) if c.kl_coef > 0 else None
-            magnet_log_probs = self._log_probs(self.magnet, obs, mask) if self.magnet is not None else None
+            rollout_log_probs = self._log_probs(self.net, obs, mask, columns_t) if c.kl_coef > 0 else None
+            magnet_log_probs = self._log_probs(self.magnet, obs, mask, columns_t) if self.magnet is not None else None
         totals: dict[str, float] = {}
         batches = epochs = 0
         for _ in range(c.n_epochs):
@@ -576,7 +587,7 @@ class BatchedTrainer:
                 if self.stop:
                     break  # a signal: the weights stay as the last whole minibatch left them
                 idx = order[start : start + c.minibatch_size]
-                new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx])
+                new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx], columns=columns_t)
                 adv = advantages[idx]
                 if c.normalize_advantages and len(idx) > 1:
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
@@ -650,11 +661,12 @@ class BatchedTrainer:
         return c.ent_coef + (c.ent_coef_final - c.ent_coef) * done
 
     @staticmethod
-    def _log_probs(net: ActorCritic, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def _log_probs(net: ActorCritic, obs: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
+        """Every row's log-probabilities over ``columns`` (``mask``: within them)."""
         chunk = 8192
         return torch.cat(
             [
-                torch.log_softmax(masked_logits(net.logits(obs[i : i + chunk]), mask[i : i + chunk]), -1)
+                torch.log_softmax(masked_logits(net.logits(obs[i : i + chunk])[:, columns], mask[i : i + chunk]), -1)
                 for i in range(0, len(obs), chunk)
             ]
         )

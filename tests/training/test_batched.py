@@ -130,6 +130,26 @@ def test_get_action_and_value_of_given_actions_is_what_sampling_reported():
     assert torch.allclose(again.entropy, -(probs * again.log_probs).sum(-1))
 
 
+def test_the_policy_over_the_columns_in_use_is_the_policy_over_all_actions():
+    net = ActorCritic(6, 30, trunk=8, net_arch=[4])
+    rng = np.random.default_rng(3)
+    obs = torch.rand(64, 6)
+    mask = torch.from_numpy(rng.random((64, 30)) < 0.15)
+    mask[torch.arange(64), torch.from_numpy(rng.integers(5, 12, 64))] = True  # never ids 0-4: not in use
+    mask[:, :5] = False
+    columns = torch.from_numpy(np.flatnonzero(mask.numpy().any(0)))
+    assert min(columns.tolist()) >= 5 and len(columns) < 30
+    full = net.get_action_and_value(obs, mask, generator=torch.Generator().manual_seed(0))
+    within = torch.searchsorted(columns, full.action)  # the sampled ids, counted within the columns
+    some = net.get_action_and_value(obs, mask[:, columns], within, columns=columns)
+    assert torch.equal(columns[some.action], full.action)
+    assert torch.allclose(some.log_prob, full.log_prob, atol=1e-6)
+    assert torch.allclose(some.entropy, full.entropy, atol=1e-6)
+    assert torch.allclose(some.log_probs.exp(), full.log_probs.exp()[:, columns], atol=1e-6)
+    sampled = net.get_action_and_value(obs, mask[:, columns], generator=torch.Generator(), columns=columns)
+    assert bool(mask[torch.arange(64), columns[sampled.action]].all())
+
+
 # -- the network is the checkpoint's policy ---------------------------------------------------
 TINY = ["--num-games", "6", "--rollout-steps", "96", "--minibatch-size", "64",
         "--n-epochs", "1", "--trunk", "32", "--net-arch", "16", "--checkpoint-every", "96", "--eval-games", "2",
