@@ -10,8 +10,8 @@ Reads the run's ``progress.csv`` and ``eval.csv`` (both trainers write them) and
 - ``losses.png``: policy and value losses (and the imitation loss when there is one);
 - ``entropy.png``: the policy's entropy (SB3 logs its negative, ``entropy_loss``: drawn as entropy);
 - ``exploitability.png``, when the run measured it (``--exploitability``: ``exploitability.csv``): the
-  sampled policy's exact exploitability against steps and against the trainer's CPU seconds, on a log scale,
-  with the 0.05 and 0.01 lines of the equilibrium recipe's target.
+  sampled policy's exact exploitability against steps, the trainer's CPU minutes and wall-clock minutes, on a log
+  scale, with the 0.05 and 0.01 lines of the equilibrium recipe's target.
 """
 
 from __future__ import annotations
@@ -125,15 +125,19 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> list[Path]:
         save(fig, "win_share.png")
     exploits = _rows(run / "exploitability.csv")
     if exploits:
-        fig, (by_step, by_cpu) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+        fig, (by_step, by_cpu, by_wall) = plt.subplots(1, 3, figsize=(15, 4), sharey=True)
         steps, values = _series(exploits, "exploitability")
-        cpu = [_number(row.get("cpu_s")) for row in exploits if _number(row.get("exploitability")) is not None]
         by_step.plot(steps, values, marker="o", markersize=3)
         by_step.set(xlabel="step", ylabel="exact exploitability (sampled policy)", yscale="log")
-        if all(c is not None for c in cpu):
-            by_cpu.plot([c / 60 for c in cpu], values, marker="o", markersize=3)
-        by_cpu.set(xlabel="trainer CPU minutes (without the measurements)")
-        for ax in (by_step, by_cpu):
+        for ax, column, label in (
+            (by_cpu, "cpu_s", "trainer CPU minutes (without the measurements)"),
+            (by_wall, "seconds", "wall-clock minutes (with the measurements)"),
+        ):
+            times = [_number(row.get(column)) for row in exploits if _number(row.get("exploitability")) is not None]
+            if all(t is not None for t in times):
+                ax.plot([t / 60 for t in times], values, marker="o", markersize=3)
+            ax.set(xlabel=label)
+        for ax in (by_step, by_cpu, by_wall):
             for level in (0.05, 0.01):
                 ax.axhline(level, color="grey", linestyle="--", linewidth=0.8)
             ax.grid(alpha=0.3, which="both")
