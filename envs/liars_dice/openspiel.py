@@ -39,6 +39,17 @@ the public table.
 Utility: winners +1, losers -1, survivors 0.  Zero-sum at 2 players and under
 the classic preset; a right "exactly" with 3 or more captains is not, and the
 game then says general-sum.
+
+The short name of a game's type (``game.get_type().short_name``) names its
+setting: ``python_bidbluff_liars_dice`` for the defaults, otherwise
+``setting_name(...)``, e.g. ``python_bidbluff_liars_dice_3p2d`` or
+``python_bidbluff_liars_dice_4p1d_classic_mermaid``, registered with OpenSpiel
+(with the setting as its defaults) the first time it is asked for.  A tool that
+rebuilds the game from that name alone, ``pyspiel.load_game(short_name)``, so
+gets the same setting back, not 2 players x 1 die: Shimmy's
+``OpenSpielCompatibilityV0.reset`` does exactly that.  The game's string
+(``str(game)``, serialisation) keeps the one name and the parameters; a game
+pickles as that string.
 """
 
 from __future__ import annotations
@@ -105,6 +116,26 @@ def load(
     """The bridge game for the env's options (``bidbluff.envs.make("liars_dice_v0", num_players=..., dice=...,
     ...)``)."""
     return pyspiel.load_game(game_string(num_players, dice, preset, specials))
+
+
+def setting_name(
+    num_players: int = 2, dice: int = 1, preset: str = "lying_pirates", specials: tuple[str, ...] | list[str] = ()
+) -> str:
+    """The short name of the type of the bridge game for these options: ``GAME_NAME`` for the defaults, else
+    ``GAME_NAME`` with ``_{players}p{dice}d``, then ``_{preset}`` unless the default one and ``_{specials}``
+    (joined by "+") if any.  ``pyspiel.load_game`` of it, without parameters, builds that setting."""
+    joined = "+".join(name.strip().lower().replace(" ", "_") for name in specials if name.strip())
+    if (num_players, dice, preset, joined) == (DEFAULTS["players"], DEFAULTS["dice"], DEFAULTS["preset"], ""):
+        return GAME_NAME
+    name = f"{GAME_NAME}_{num_players}p{dice}d"
+    if preset != DEFAULTS["preset"]:
+        name += f"_{preset}"
+    return f"{name}_{joined}" if joined else name
+
+
+def _load_game(text: str) -> LiarsDiceGame:
+    """``pyspiel.load_game(text)``, once this module (which registers the game) is imported: unpickles a game."""
+    return pyspiel.load_game(text)
 
 
 def cup_rolls(dice: int) -> list[tuple[tuple[int, ...], float]]:
@@ -196,6 +227,34 @@ class LiarsDiceGame(pyspiel.Game):
         )
         self.setting = setting
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its string, loaded again through OpenSpiel (the Python attributes, ``setting``, come back)."""
+        return _load_game, (str(self),)
+
+    def get_type(self) -> pyspiel.GameType:
+        """The game's type, its short name naming the setting (``setting_name``), so that
+        ``pyspiel.load_game(game.get_type().short_name)`` builds this setting again, as Shimmy's
+        ``OpenSpielCompatibilityV0.reset`` does.  Such a name is registered with OpenSpiel the first time it is
+        asked for, with the setting as its parameters' defaults.  OpenSpiel's C++ keeps the type the game was
+        built with (``GAME_NAME``): the game's string and its serialisation keep that name."""
+        base = super().get_type()
+        given = self.get_parameters()
+        specials = parse_specials(str(given["specials"]))
+        params = {
+            "players": int(given["players"]),
+            "dice": int(given["dice"]),
+            "preset": str(given["preset"]),
+            "specials": "+".join(DIE_NAMES[k].lower().replace(" ", "_") for k in specials),
+        }
+        name = setting_name(params["players"], params["dice"], params["preset"], params["specials"].split("+"))
+        if name == GAME_NAME:
+            return base
+        if name not in _SETTING_TYPES:
+            named = _type_like(base, short_name=name, parameter_specification=params)
+            pyspiel.register_game(named, LiarsDiceGame)
+            _SETTING_TYPES[name] = named
+        return _SETTING_TYPES[name]
+
     def new_initial_state(self) -> LiarsDiceState:
         return LiarsDiceState(self)
 
@@ -203,26 +262,33 @@ class LiarsDiceGame(pyspiel.Game):
         return LiarsDiceObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self, params)
 
 
+_FIELDS = (
+    "short_name",
+    "long_name",
+    "dynamics",
+    "chance_mode",
+    "information",
+    "utility",
+    "reward_model",
+    "max_num_players",
+    "min_num_players",
+    "provides_information_state_string",
+    "provides_information_state_tensor",
+    "provides_observation_string",
+    "provides_observation_tensor",
+    "parameter_specification",
+)
+# The types registered under a setting's name (``LiarsDiceGame.get_type``), by that name.
+_SETTING_TYPES: dict[str, pyspiel.GameType] = {}
+
+
+def _type_like(game_type: pyspiel.GameType, **changes: Any) -> pyspiel.GameType:
+    """A copy of ``game_type`` with ``changes``."""
+    return pyspiel.GameType(**{name: getattr(game_type, name) for name in _FIELDS} | changes)
+
+
 def _general_sum_type() -> pyspiel.GameType:
-    fields = {
-        name: getattr(_GAME_TYPE, name)
-        for name in (
-            "short_name",
-            "long_name",
-            "dynamics",
-            "chance_mode",
-            "information",
-            "reward_model",
-            "max_num_players",
-            "min_num_players",
-            "provides_information_state_string",
-            "provides_information_state_tensor",
-            "provides_observation_string",
-            "provides_observation_tensor",
-            "parameter_specification",
-        )
-    }
-    return pyspiel.GameType(**fields, utility=pyspiel.GameType.Utility.GENERAL_SUM)
+    return _type_like(_GAME_TYPE, utility=pyspiel.GameType.Utility.GENERAL_SUM)
 
 
 class Position:

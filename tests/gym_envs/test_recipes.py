@@ -78,19 +78,32 @@ def _shimmy():
     return OpenSpielCompatibilityV0, bridge
 
 
-def test_shimmys_openspiel_wrapper_passes_pettingzoos_api_test_on_the_bridge():
+@pytest.mark.parametrize(("players", "dice"), [(2, 1), (3, 2), (4, 1)])
+def test_shimmys_openspiel_wrapper_passes_pettingzoos_api_test_on_the_bridge(players, dice):
     wrapper, bridge = _shimmy()
     from pettingzoo.test import api_test
 
-    api_test(wrapper(env=bridge.load()), num_cycles=100)
+    api_test(wrapper(env=bridge.load(num_players=players, dice=dice)), num_cycles=100)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: at 3 seats Shimmy's reset fails in observation_tensor(2) ('player < num_players_', "
-    "num_players_ = 2) after its sampled chance nodes, though the same call answers on a state dealt by hand; "
-    "see docs/gymnasium.md",
-)
 def test_shimmys_openspiel_wrapper_at_three_seats():
+    """Shimmy's reset rebuilds the game as ``pyspiel.load_game(game.get_type().short_name)``: the bridge's type
+    names its setting, so the rebuilt game has 3 seats and 2 dice each, not the defaults (2 x 1)."""
     wrapper, bridge = _shimmy()
-    wrapper(env=bridge.load(num_players=3, dice=2)).reset(seed=0)
+    env = wrapper(env=bridge.load(num_players=3, dice=2))
+    env.reset(seed=0)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    assert env._env.num_players() == 3 and env._env.setting.dice == 2
+    assert len(env.game_state.history()) == 3  # the three cups dealt
+    assert all(len(cup) == 2 for cup in env.game_state.engine.round.cups.values())
+    rng = np.random.default_rng(0)
+    for episode in range(20):
+        env.reset(seed=episode)
+        while env.agents:
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        returns = env.game_state.returns()
+        assert env.game_state.is_terminal() and len(returns) == 3 and set(returns) <= {-1, 0, 1} and any(returns)

@@ -133,6 +133,33 @@ def test_utility_and_sizes():
         assert getattr(classic, facts)() == getattr(cc, facts)(), facts
 
 
+@pytest.mark.parametrize(("players", "dice", "preset", "specials"), SETTINGS)
+def test_the_types_short_name_loads_the_same_setting(players, dice, preset, specials):
+    """``pyspiel.load_game(game.get_type().short_name)`` (how Shimmy's wrapper rebuilds a game on reset) builds
+    the same setting; the game's string keeps the one registered name."""
+    game = bridge.load(players, dice, preset, specials)
+    name = game.get_type().short_name
+    assert name == bridge.setting_name(players, dice, preset, specials)
+    assert (name == bridge.GAME_NAME) == ((players, dice, preset, specials) == (2, 1, "lying_pirates", ()))
+    again = pyspiel.load_game(name)
+    assert str(again) == str(game) and str(game).startswith(f"{bridge.GAME_NAME}(")
+    assert again.get_type().short_name == name and again.get_type().utility == game.get_type().utility
+    assert again.num_players() == players and again.setting == game.setting
+    assert pyspiel.load_game(name, {"dice": 1}).setting.dice == 1  # the setting's values are only defaults
+
+
+@pytest.mark.parametrize(("players", "dice", "preset", "specials"), SETTINGS)
+def test_games_pickle_and_come_back(players, dice, preset, specials):
+    import copy
+    import pickle
+
+    game = bridge.load(players, dice, preset, specials)
+    for again in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert isinstance(again, bridge.LiarsDiceGame) and str(again) == str(game) and again.setting == game.setting
+        assert again.get_type().short_name == game.get_type().short_name
+        assert again.new_initial_state().chance_outcomes() == game.new_initial_state().chance_outcomes()
+
+
 @pytest.mark.parametrize(
     ("params", "said"),
     [
