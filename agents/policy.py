@@ -294,6 +294,9 @@ class PolicyAgent:
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.name = name or f"policy:{meta.get('env', '?')}@{meta.get('steps', '?')}"
+        # what the network reads: a table with the env's default observation is narrowed to the layout it was
+        # trained on (an observation option such as liars_dice_v0's compact one)
+        self.game = envs.game(meta["env"], **(meta.get("env_options") or {})) if meta.get("env") else None
 
     def reset(self) -> None:
         pass
@@ -304,7 +307,10 @@ class PolicyAgent:
 
         from bidbluff.agents.networks import masked_logits
 
-        obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
+        obs = np.asarray(observation["observation"], dtype=np.float32)
+        if self.game is not None:
+            obs = self.game.narrow(obs)
+        obs = torch.as_tensor(obs[None])
         mask = np.asarray(observation["action_mask"], dtype=bool)
         with torch.no_grad():
             logits = masked_logits(self.network.logits(obs), torch.from_numpy(mask[None]))

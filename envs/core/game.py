@@ -192,6 +192,12 @@ class Game(ABC):
         """Names ``reset(options=...)`` accepts besides ``state``."""
         return ()
 
+    def narrow(self, observation: np.ndarray) -> np.ndarray:
+        """``observation``, made by this game at its default layout or by one configured like this game, in
+        this game's layout: what a policy trained under an observation option reads at a table of the default
+        layout.  Games without such an option have one layout, and ``observation`` as it is."""
+        return observation
+
     @abstractmethod
     def render(self, state: GameState, seat: int | None = None) -> str:
         """Text board of ``state`` from ``seat``'s view; ``None`` shows everything.  The drawing lives

@@ -135,6 +135,23 @@ class LiarsDiceGame(Game):
             )
         return new_game(num_players, rng, **options)
 
+    def narrow(self, observation: np.ndarray) -> np.ndarray:
+        """A full observation cut to the compact columns, when this game is compact; it must come from a table
+        the compact layout covers (no value outside the columns set), else the cut would lose what it says."""
+        if self.columns is None or len(observation) == len(self.columns):
+            return observation
+        if len(observation) != ld_codec.OBSERVATION_SIZE:
+            raise ValueError(f"an observation of {len(observation)} values is not {self.name}'s")
+        outside = np.ones(len(observation), dtype=bool)
+        outside[self.columns] = False
+        if np.any(observation[outside]):
+            raise ValueError(
+                f"a policy trained on {self.name}'s compact observation of {self._dice(self.defaults)} dice "
+                "cannot read this table: its observation sets values that layout leaves out (more dice, or "
+                "special dice it was not made for)"
+            )
+        return observation[self.columns]
+
     def render(self, state: BettingGameState, seat: int | None = None) -> str:
         return render_state(state, seat)
 

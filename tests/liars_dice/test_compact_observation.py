@@ -76,3 +76,40 @@ def test_the_compact_table_is_fixed_when_made():
         env.reset(seed=0, options={"observation": "full"})
     with pytest.raises(ValueError, match="observation must be one of full, compact"):
         envs.make("liars_dice_v0", observation="tiny")
+
+
+def test_a_compact_game_narrows_a_full_observation_of_its_table_and_refuses_a_larger_one():
+    game = envs.game("liars_dice_v0", dice=1, observation="compact")
+    columns = codec.compact_columns(1)
+    for full, compact in positions({"dice": 1}, 2, games=5):
+        assert np.array_equal(game.narrow(full), compact) and game.narrow(compact) is compact
+    larger = full.copy()
+    larger[np.setdiff1d(np.arange(len(full)), columns)[-1]] = 1.0  # a bet no table of 1 die can make
+    with pytest.raises(ValueError, match="cannot read this table"):
+        game.narrow(larger)
+    with pytest.raises(ValueError, match="not liars_dice_v0's"):
+        game.narrow(np.zeros(17, dtype=np.float32))
+    plain = envs.game("liars_dice_v0", dice=1)
+    assert plain.narrow(larger) is larger
+
+
+def test_a_policy_trained_on_the_compact_observation_plays_the_default_one_alike(tmp_path):
+    torch = pytest.importorskip("torch")
+    from bidbluff.agents.networks import ActorCritic
+    from bidbluff.agents.policy import PolicyAgent, env_signature
+
+    options = {"dice": 1, "observation": "compact"}
+    game = envs.game("liars_dice_v0", **options)
+    torch.manual_seed(0)
+    net = ActorCritic(game.observation_size, game.codec.n, 16, [8])
+    with torch.no_grad():
+        net.action_head.weight.mul_(300.0)  # far from uniform, so that a wrong input shows
+    meta = {**env_signature("liars_dice_v0", options), "env_options": options}
+    agent = PolicyAgent(net, meta, deterministic=False, seed=0)
+    full_env = envs.make("liars_dice_v0", num_players=2, dice=1)
+    compact_env = envs.make("liars_dice_v0", num_players=2, **options)
+    full_env.reset(seed=4)
+    compact_env.reset(seed=4)
+    one, other = full_env.observe("player_0"), compact_env.observe("player_0")
+    assert len(one["observation"]) == 1308 and len(other["observation"]) == 248
+    assert np.allclose(agent.probabilities(one), agent.probabilities(other))
