@@ -427,7 +427,7 @@ def mixed_table(plan: Plan, parts: Parts, hooks: Hooks) -> dict[str, Any]:
 
     table = parts.get(label, params, compute)
     if len(set(others)) < len(others):
-        table["note"] = f"the field ({', '.join(plan.mixed)}) repeats to fill {n - 1} seats"
+        table["note"] = f"the field repeats to fill {n - 1} seats: {', '.join(others)}"
     hooks.done(f"{plan.agent} at the {label}", {**table["entries"][0], "games": table["games"]}, "reused" in table)
     return table
 
@@ -573,11 +573,7 @@ def tables(record: dict[str, Any]) -> list[Any]:
         skipped.append(("baselines", baselines["skipped"]))
     mixed = record["mixed"]
     if "entries" in mixed:
-        table = Table(
-            title=f"mixed table: {mixed['players']} players, {mixed['games']:,} games, seed {mixed['seed']}",
-            caption=f"{agent} ranks {mixed['agent_rank']} of {len(mixed['entries'])}"
-            + (f"; {mixed['note']}" if mixed.get("note") else ""),
-        )
+        table = Table(title=f"mixed table: {mixed['players']} players, {mixed['games']:,} games, seed {mixed['seed']}")
         forecast = sorted({k for r in mixed["entries"] for k in _forecasts(r)})
         for column in ["entry", "win share", "95% CI", "mean reward", "rank", *forecast]:
             table.add_column(column, justify="left" if column == "entry" else "right")
@@ -587,6 +583,8 @@ def tables(record: dict[str, Any]) -> list[Any]:
                 *(_number(row.get(k)) for k in forecast),
             )  # fmt: skip
         out.append(table)
+        note = f" ({mixed['note']})" if mixed.get("note") else ""
+        out.append(f"{agent} ranks {mixed['agent_rank']} of {len(mixed['entries'])} at the mixed table{note}")
     else:
         skipped.append(("mixed", mixed["skipped"]))
     exploiter = record["exploiter"]
@@ -620,6 +618,7 @@ def tables(record: dict[str, Any]) -> list[Any]:
     lines += [f"note: {note}" for note in record["notes"]]
     if record["reused"]:
         lines.append(f"reused from {budget['out']}: {', '.join(record['reused'])}")
+    lines.append(f"scorecard: {Path(budget['out']) / 'scorecard.json'}")
     lines.append(f"command: {record['command']}")
     out.extend(lines)
     return out
@@ -634,4 +633,7 @@ def print_scorecard(record: dict[str, Any], console: Any = None) -> None:
 
     console = console or Console()
     for item in tables(record):
-        console.print(item, markup=False) if isinstance(item, str) else console.print(item)
+        if isinstance(item, str):
+            console.print(item, markup=False, soft_wrap=True)  # a command stays one line, to copy whole
+        else:
+            console.print(item)
