@@ -460,6 +460,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
     from bidbluff.arena.report import write_text
+    from bidbluff.training.run import RunInterruptedError
     from bidbluff.training.scorecard import Hooks, make_plan, print_scorecard, scorecard
 
     try:
@@ -500,7 +501,16 @@ def evaluate_command(args: argparse.Namespace) -> int:
             progress.console.print(line, markup=False)
 
         hooks = Hooks(on_game=on_game, log=log, progress_bar=False) if not args.quiet else Hooks()
-        record = scorecard(plan, hooks)
+        try:
+            record = scorecard(plan, hooks)
+        except (KeyboardInterrupt, RunInterruptedError) as stopped:
+            where = (
+                f" (the exploiter saved its step {stopped.steps})" if isinstance(stopped, RunInterruptedError) else ""
+            )
+            print(
+                f"stopped{where}: the finished parts are kept in {plan.out}; the same command goes on", file=sys.stderr
+            )
+            return 130
     if args.json:
         write_text(args.json, json.dumps(record, indent=2) + "\n")
     if not args.quiet:

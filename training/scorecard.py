@@ -83,9 +83,10 @@ class Plan:
     def command(self) -> str:
         """The command line that makes this scorecard (registered names with their specs)."""
         words = ["bidbluff", "evaluate", self.env]
-        for name, spec in registrations([self.agent, *self.baselines, *self.mixed]).items():
+        named = registrations([self.agent, *self.baselines, *self.mixed])
+        for name, spec in named.items():
             words += ["--agent", f"{name}={spec}"]
-        if self.agent not in agents.NAMED:
+        if self.agent not in named or len(named) > 1:  # a lone NAME=SPEC is the agent; among several, say which
             words += ["--agent", self.agent]
         words += ["--players", ",".join(map(str, self.players)), "--baselines", ",".join(self.baselines)]
         words += ["--mixed", ",".join(self.mixed), "--mixed-players", str(self.mixed_players)]
@@ -446,6 +447,8 @@ def exploiter_record(plan: Plan, parts: Parts, hooks: Hooks) -> dict[str, Any]:
     params = {**run, "steps": plan.exploiter_steps, "seconds": plan.exploiter_seconds, "games": games}
 
     def compute() -> dict[str, Any]:
+        if hooks.log is not None:
+            hooks.log(f"training the exploiter: {plan.exploiter_steps:,} decisions (its curve: {folder}/progress.csv)")
         record = learned_exploitability(
             plan.agent, plan.env, n, plan.env_options, steps=plan.exploiter_steps, seconds=plan.exploiter_seconds,
             games=games, seed=plan.seed, out=folder, progress_bar=hooks.progress_bar, **plan.exploiter_options,

@@ -140,6 +140,23 @@ def test_a_program_agent_is_scored_and_its_exact_row_says_why_not(tmp_path: Path
     assert words[words.index("--agent") + 1] == f"first={agents.NAMED['first']}" and words.count("--agent") == 1
 
 
+def test_the_command_names_the_agent_among_several_registered(tmp_path: Path) -> None:
+    agents.register("mine", "heuristic")
+    agents.register("theirs", "random")
+    plan = make_plan("liars_dice_v0", "mine", baselines=["theirs"], skip=list(scorecard.SECTIONS), out=tmp_path)
+    args = build_parser().parse_args(shlex.split(plan.command())[1:])
+    assert args.agent == ["mine=heuristic", "theirs=random", "mine"] and evaluated_agent(args.agent) == "mine"
+
+
+def test_an_interrupted_command_says_the_same_command_goes_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    def interrupt(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(scorecard, "scorecard", interrupt)
+    assert main(["evaluate", "liars_dice_v0", "--agent", "random", "--out", str(tmp_path)]) == 130
+    assert f"kept in {tmp_path}; the same command goes on" in capsys.readouterr().err
+
+
 def test_an_agent_that_needs_the_engine_gets_a_reason_in_its_exact_row(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(scorecard, "EXACT_PRESETS", ("lying_pirates",))
     plan = make_plan("liars_dice_v0", "ismcts:2", skip=["baselines", "mixed", "exploiter"], out=tmp_path)
