@@ -423,6 +423,12 @@ def evaluate_parser(sub: Subparsers) -> None:
     evaluate.add_argument("--exploiter-seconds", type=float, help="also stop its training after this many seconds")
     evaluate.add_argument("--exploiter-games", type=int, help="its measuring games (default: --games at its table)")
     evaluate.add_argument(
+        "--exploiter-reference",
+        default="",
+        metavar="SPEC",
+        help="also train an exploiter of this agent at the same budget (e.g. heuristic), and compare the gains",
+    )
+    evaluate.add_argument(
         "--samples",
         type=int,
         help="exact: acts per information state for agents that do not say their probabilities (default 200; a "
@@ -480,6 +486,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         exploiter_steps=args.exploiter_steps,
         exploiter_seconds=args.exploiter_seconds,
         exploiter_games=args.exploiter_games,
+        exploiter_reference=args.exploiter_reference,
         samples=args.samples,
         seed=args.seed,
         skip=[s.strip() for s in args.skip.split(",") if s.strip()],

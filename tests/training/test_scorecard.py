@@ -36,7 +36,7 @@ def card(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One scorecard of random at Liar's dice (2 players x 1 die), every section, on tiny budgets."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scorecard, "EXACT_PRESETS", ("lying_pirates",))  # one tree is enough to check the figure
-        return scorecard.scorecard(tiny_plan(tmp_path_factory.mktemp("card")))
+        return scorecard.scorecard(tiny_plan(tmp_path_factory.mktemp("card"), exploiter_reference="heuristic"))
 
 
 def test_the_baselines_at_each_table_size(card: dict) -> None:
@@ -68,6 +68,11 @@ def test_the_learned_exploiter(card: dict) -> None:
     assert found["num_players"] == 4 and found["games"] == 24 and found["budget"]["asked_steps"] == 256
     assert found["gain"] == pytest.approx(found["win_share"] - 0.25)
     assert "--method learned --players 4 --steps 256" in found["reproduce"]
+    reference = found["reference"]
+    assert reference["agent"] == "heuristic" and reference["exploiter"] != found["exploiter"]
+    assert reference["budget"]["asked_steps"] == found["budget"]["asked_steps"] and reference["games"] == 24
+    ratio = found["gain"] / reference["gain"] if reference["gain"] > 0 else None
+    assert found["gain_ratio"] == pytest.approx(ratio) if ratio is not None else found["gain_ratio"] is None
 
 
 def test_the_exact_figure_is_the_exploitability_commands(card: dict, tmp_path: Path) -> None:
