@@ -613,7 +613,8 @@ def tables(record: dict[str, Any]) -> list[Any]:
         skipped.append(("mixed", mixed["skipped"]))
     exploiter = record["exploiter"]
     if "win_share" in exploiter:
-        table = Table(title=f"learned exploiter against {exploiter['num_players'] - 1} copies")
+        n = exploiter["num_players"]
+        table = Table(title=f"learned exploiter at {n} players, against {n - 1} copies of each")
         columns = ["against", "decisions", "CPU s", "games", "exploiter wins", "95% CI", "gain over 1/n", "reward"]
         for column in columns:
             table.add_column(column, justify="left" if column == "against" else "right")
