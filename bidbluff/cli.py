@@ -1,7 +1,8 @@
-"""``bidbluff``: the command line.  It stands above what it drives: the arena commands (``match``,
-``tournament``, ``play``, ``replay``, ``serve``), the evaluation ``exploitability``, and the training commands
-(``train``, ``selfplay``, ``plot``).  Each command is two small functions here: ``<command>_parser`` adds its
-flags, ``<command>`` runs it.  Env options are ``--option KEY=VALUE`` in every command that builds a game."""
+"""``bidbluff``: the command line.  It stands above what it drives: the arena commands (``match``, ``tournament``,
+``play``, ``replay``, ``serve``), the evaluations (``exploitability``, the scorecard ``evaluate``), and the
+training commands (``train``, ``selfplay``, ``plot``).  Each command is two small functions here:
+``<command>_parser`` adds its flags, ``<command>`` runs it.  Env options are ``--option KEY=VALUE`` in every
+command that builds a game."""
 
 from __future__ import annotations
 
@@ -381,6 +382,152 @@ def exploitability_command(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- evaluate ---------------------------------------------------------------------------
+def evaluate_parser(sub: Subparsers) -> None:
+    evaluate = sub.add_parser(
+        "evaluate",
+        help="a scorecard for any agent: baselines at every table size, a mixed table, a learned exploiter, and the "
+        "exact exploitability where it fits",
+        description="Puts one agent through everything a strength claim rests on (docs/evaluation.md): against "
+        "n-1 copies of each --baselines agent at every --players size, fairly seated (win share, 95%% CI, the "
+        "equal share and the ratio to it); one mixed table of different agents (--mixed) in every seat order; a "
+        "learned exploiter trained against copies of it; and, for liars_dice_v0, the exact exploitability at 2 "
+        "players x 1 die under both rules.  Prints the tables, writes the whole scorecard as JSON.  Each "
+        "finished part is kept under --out: the same command again reuses it (an interrupted scorecard resumes).",
+    )
+    evaluate.add_argument("env", choices=envs.ENVS)
+    evaluate.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="the agent to evaluate (random, heuristic, shipped, a checkpoint, onnx:PATH, cmd:COMMAND, ...), or "
+        "NAME=SPEC to name it; repeatable: other NAME=SPEC register names that --baselines and --mixed may use",
+    )
+    evaluate.add_argument("--players", help="the baselines' table sizes, e.g. 2,4 (default: every size the game has)")
+    evaluate.add_argument("--baselines", default="heuristic,random", help="comma-separated (default heuristic,random)")
+    evaluate.add_argument(
+        "--mixed",
+        default="shipped,heuristic,random",
+        help="the mixed table's other agents (default shipped,heuristic,random)",
+    )
+    evaluate.add_argument("--mixed-players", type=int, help="the mixed table's size (default 4, or the game's largest)")
+    evaluate.add_argument("--games", type=int, help="games a table (default 2000 at 4 players, 1000 elsewhere)")
+    evaluate.add_argument(
+        "--quick", action="store_true", help="a first look: 200 games a table, 20,000 exploiter decisions"
+    )
+    evaluate.add_argument(
+        "--exploiter-players", type=int, help="the exploiter's table (default 4, or the game's largest)"
+    )
+    evaluate.add_argument("--exploiter-steps", type=int, help="the exploiter's training decisions (default 300000)")
+    evaluate.add_argument("--exploiter-seconds", type=float, help="also stop its training after this many seconds")
+    evaluate.add_argument("--exploiter-games", type=int, help="its measuring games (default: --games at its table)")
+    evaluate.add_argument(
+        "--exploiter-reference",
+        default="",
+        metavar="SPEC",
+        help="also train an exploiter of this agent at the same budget (e.g. heuristic), and compare the gains",
+    )
+    evaluate.add_argument(
+        "--samples",
+        type=int,
+        help="exact: acts per information state for agents that do not say their probabilities (default 200; a "
+        "program is sampled only when this is given)",
+    )
+    evaluate.add_argument("--seed", type=int, default=0, help="every table's first deal (default 0)")
+    evaluate.add_argument("--skip", default="", help="sections to leave out: baselines,mixed,exploiter,exact")
+    evaluate.add_argument("--out", help="where finished parts are kept (default runs/evaluate-ENV-AGENT)")
+    evaluate.add_argument("--json", metavar="PATH", help="also write the scorecard here ('-': stdout)")
+    evaluate.add_argument("--quiet", action="store_true", help="no progress, no table")
+    add_env_options(evaluate)
+    evaluate.set_defaults(run=evaluate_command)
+
+
+def evaluated_agent(texts: list[str]) -> str:
+    """Register each ``NAME=SPEC`` of ``--agent`` and return the agent to evaluate: the one plain spec, else the one
+    name registered."""
+    plain, names = [], []
+    for text in texts:
+        if "=" in text and agents.NAME.fullmatch(text.partition("=")[0]):
+            names.append(named_spec(text))
+        else:
+            plain.append(text)
+    if len(plain) == 1:
+        return plain[0]
+    if not plain and len(names) == 1:
+        return names[0]
+    raise ValueError(
+        "--agent: say which agent to evaluate, once (--agent SPEC, or --agent NAME=SPEC alone; other NAME=SPEC "
+        f"only register names); given {', '.join(texts) or 'none'}"
+    )
+
+
+def evaluate_command(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from bidbluff.arena.report import write_text
+    from bidbluff.training.run import RunInterruptedError
+    from bidbluff.training.scorecard import Hooks, make_plan, print_scorecard, scorecard
+
+    try:
+        players = [int(p) for p in args.players.split(",")] if args.players else None
+    except ValueError:
+        raise ValueError(f"--players {args.players!r}: table sizes, comma-separated (2,3,4)") from None
+    plan = make_plan(
+        args.env,
+        evaluated_agent(args.agent),
+        env_options(args),
+        players=players,
+        baselines=agents.split_specs(args.baselines),
+        mixed=agents.split_specs(args.mixed),
+        mixed_players=args.mixed_players,
+        exploiter_players=args.exploiter_players,
+        games=args.games,
+        exploiter_steps=args.exploiter_steps,
+        exploiter_seconds=args.exploiter_seconds,
+        exploiter_games=args.exploiter_games,
+        exploiter_reference=args.exploiter_reference,
+        samples=args.samples,
+        seed=args.seed,
+        skip=[s.strip() for s in args.skip.split(",") if s.strip()],
+        out=args.out,
+        quick=args.quick,
+    )
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        err = Console(stderr=True, width=160)  # a log file: one line a finished part
+    with Progress(console=err, transient=True, disable=args.quiet) as progress:
+        tasks: dict[str, Any] = {}
+
+        def on_game(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = progress.add_task(label, total=total)
+            progress.update(tasks[label], completed=done, total=max(done, total))
+
+        def log(line: str) -> None:
+            progress.console.print(line, markup=False)
+
+        hooks = Hooks(on_game=on_game, log=log, progress_bar=False) if not args.quiet else Hooks()
+        try:
+            record = scorecard(plan, hooks)
+        except (KeyboardInterrupt, RunInterruptedError) as stopped:
+            where = (
+                f" (the exploiter saved its step {stopped.steps})" if isinstance(stopped, RunInterruptedError) else ""
+            )
+            print(
+                f"stopped{where}: the finished parts are kept in {plan.out}; the same command goes on", file=sys.stderr
+            )
+            return 130
+    if args.json:
+        write_text(args.json, json.dumps(record, indent=2) + "\n")
+    if not args.quiet:
+        out = Console()
+        if not out.is_terminal:
+            out = Console(width=160)  # a log file or a pipe: keep the tables readable
+        print_scorecard(record, out)
+    return 0
+
+
 # -- export -------------------------------------------------------------------------
 def export_parser(sub: Subparsers) -> None:
     export = sub.add_parser(
@@ -565,6 +712,7 @@ COMMANDS = (
     play_parser,
     replay_parser,
     exploitability_parser,
+    evaluate_parser,
     export_parser,
     serve_parser,
     train_parser,
