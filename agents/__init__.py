@@ -27,6 +27,10 @@
                     CFR+'s equilibrium policy (``checkpoints/liars_dice/
                     cfr_2p1d.json``, sampled); ``cfr:<path>`` another
                     tabular policy (``bidbluff.agents.tabular``)
+``ppo-2p1d``        liars_dice_v0, 2 players x 1 die: the equilibrium recipe's
+                    network (Lying Pirates' rules; ``ppo-2p1d-classic``: the
+                    classic preset), sampled; ``ppo-2p1d:greedy`` plays its
+                    most likely bet
 ``shipped``         the env's shipped self-play checkpoint
                     (``checkpoints/<game>/selfplay.zip``); ``shipped:sample``
 ``<path>``          a trained checkpoint (``x.zip``, ``x.json`` or ``x``),
@@ -60,10 +64,22 @@ from bidbluff.agents.heuristic import HEURISTICS, make_heuristic
 from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
 from bidbluff.agents.program import LIMITS, comma_items
-from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, has_shipped, shipped_path
+from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, EQUILIBRIUM, has_shipped, shipped_path
 from bidbluff.agents.tabular import TabularAgent, load_tabular
 
-KINDS = ("random", "heuristic", "bayes", "ismcts", "expert", "cfr", "shipped", "onnx:", "cmd:", "<checkpoint path>")
+KINDS = (
+    "random",
+    "heuristic",
+    "bayes",
+    "ismcts",
+    "expert",
+    "cfr",
+    *EQUILIBRIUM,
+    "shipped",
+    "onnx:",
+    "cmd:",
+    "<checkpoint path>",
+)
 SEARCH_KEYS = {
     "prior": "prior",
     "value": "value",
@@ -157,6 +173,11 @@ def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **opti
     path, mode = spec, "greedy"
     if spec.endswith((":sample", ":greedy")):
         path, mode = spec.rsplit(":", 1)
+    if path in EQUILIBRIUM:
+        if env_name not in (None, "liars_dice_v0"):
+            raise ValueError(f"agent spec {spec!r} plays liars_dice_v0 only, not {env_name}")
+        mode = "greedy" if spec.endswith(":greedy") else "sample"  # an equilibrium mixes
+        return load(EQUILIBRIUM[path], env_name=env_name, deterministic=mode == "greedy", seed=seed)
     if path == "shipped":
         if env_name is None:
             raise ValueError("agent spec 'shipped' needs the env (agents.make('shipped', env_name=...))")
@@ -252,6 +273,7 @@ def _no_arg(spec: str, arg: str) -> None:
 __all__ = [
     "CFR_TABLE",
     "CHECKPOINTS",
+    "EQUILIBRIUM",
     "HEURISTICS",
     "KINDS",
     "NAMED",

@@ -1,5 +1,6 @@
 """Where the shipped agents lie: the package data of ``bidbluff.checkpoints`` (the checkout's ``checkpoints/``
-folder, or the installed copy of it), each game's ``<game>/selfplay.zip`` and the Liar's dice CFR+ table."""
+folder, or the installed copy of it), each game's ``<game>/selfplay.zip``, the Liar's dice CFR+ table, and the
+equilibrium recipe's networks for the small Liar's dice tables."""
 
 from __future__ import annotations
 
@@ -8,6 +9,12 @@ from pathlib import Path
 
 CHECKPOINTS = Path(str(resources.files("bidbluff.checkpoints")))
 CFR_TABLE = CHECKPOINTS / "liars_dice" / "cfr_2p1d.json"
+# The equilibrium recipe's last iterates at 2 players x 1 die (``bidbluff selfplay --recipe equilibrium``), one per
+# rules preset; they are played as they sample, which is what their exploitability measures.
+EQUILIBRIUM = {
+    "ppo-2p1d": CHECKPOINTS / "liars_dice" / "ppo_2p1d.zip",
+    "ppo-2p1d-classic": CHECKPOINTS / "liars_dice" / "ppo_2p1d_classic.zip",
+}
 
 
 def shipped_path(env_name: str) -> Path:

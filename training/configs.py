@@ -61,9 +61,10 @@ SELFPLAY_TRAINERS = ("batched", "sb3", "rllib")
 
 # Named recipes: a run's options set at once (the batched trainer's); flags given on the command line win.
 # ``equilibrium``: self-play that seeks an equilibrium at 2 players x 1 die (docs/convergence.md): a reverse KL
-# toward a magnet copied from the network every 150 updates, almost no entropy, raw advantages, small careful
-# steps (PPO's clip 0.025, 8 epochs of one 2,048-decision batch), a constant learning rate, the compact
-# observation, and the exact exploitability at every checkpoint.
+# toward a magnet copied from the network every 100 updates, an entropy bonus falling from 0.05 to 0.01, raw
+# advantages, PPO's clip 0.1 over 4 epochs of one 2,048-decision rollout, a learning rate annealed to 0 at
+# total_steps (the last iterate settles in the last stretch), the compact observation, and the exact
+# exploitability at every checkpoint.
 RECIPES: dict[str, dict[str, Any]] = {
     "equilibrium": {
         "players": 2,
@@ -73,19 +74,22 @@ RECIPES: dict[str, dict[str, Any]] = {
         "trunk": 128,
         "net_arch": [128],
         "magnet_coef": 0.2,
-        "magnet_every": 150,
-        "ent_coef": 0.005,
+        "magnet_every": 100,
+        "ent_coef": 0.05,
+        "ent_coef_final": 0.01,
         "kl_coef": 0.0,
         "normalize_advantages": False,
-        "learning_rate": 2.5e-4,
+        "learning_rate": 1e-3,
+        "anneal_lr": True,
+        "total_steps": 8_000_000,
         "num_games": 64,
         "rollout_steps": 2048,
-        "minibatch_size": 2048,
-        "n_epochs": 8,
-        "clip_range": 0.025,
+        "minibatch_size": 1024,
+        "n_epochs": 4,
+        "clip_range": 0.1,
         "gamma": 1.0,
         "vf_coef": 0.0625,
-        "checkpoint_every": 100_000,
+        "checkpoint_every": 500_000,
         "eval_games": 0,
         "exploitability": True,
     }

@@ -16,6 +16,12 @@ heuristic head to head at 2 players.  Their rows go into the sidecar
     python -m bidbluff.training.ship checkpoints/libertalia/selfplay.zip --remeasure
 
 plays them again for a checkpoint already shipped, in place.
+
+    python -m bidbluff.training.ship runs/eq/lp-seed0/final.zip --equilibrium ppo-2p1d
+
+ships an equilibrium recipe's network at 2 players x 1 die under its spec name instead
+(``bidbluff.agents.shipped.EQUILIBRIUM``): its exact exploitability as the spec plays it (sampled) goes into
+the sidecar (``"exploitability"``), with the command that measures it again.
 """
 
 from __future__ import annotations
@@ -42,6 +48,36 @@ def export(source: str | Path, env_name: str | None = None, dest: str | Path | N
     dest.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "exported_from": str(source), "optimizer_state": "dropped (weights only)"}
     return save_checkpoint(dest, net, meta)
+
+
+def ship_equilibrium(source: str | Path, name: str) -> dict[str, Any]:
+    """Ship ``source`` as equilibrium spec ``name``; returns the exploitability block written to its sidecar."""
+    from bidbluff.training.exploitability import measure as exact
+
+    if name not in agent_lib.EQUILIBRIUM:
+        raise ValueError(f"--equilibrium {name}: one of {', '.join(agent_lib.EQUILIBRIUM)}")
+    trained = read_sidecar(source, "liars_dice_v0")
+    options = trained.get("env_options") or {}
+    if trained.get("num_players") != 2 or options.get("dice") != 1:
+        raise ValueError(f"{source}: an equilibrium spec is a 2 players x 1 die network, not {options}")
+    preset = options.get("preset", "lying_pirates")
+    if (preset == "classic") != name.endswith("-classic"):
+        raise ValueError(f"{source} was trained under the {preset} rules; {name} is not their spec")
+    path = export(source, dest=agent_lib.EQUILIBRIUM[name])
+    result, _ = exact(name, dice=1, preset=preset)
+    block = {
+        "exploitability": result.exploitability,
+        "nash_conv": result.nash_conv,
+        "first_seat_value": result.on_policy[0],
+        "preset": preset,
+        "played": "sampled (the spec's default)",
+        "command": f"bidbluff exploitability liars_dice_v0 --agent {name} --preset {preset}",
+        "trained": {key: trained[key] for key in ("steps", "options", "exploitability", "created") if key in trained},
+    }
+    meta = read_sidecar(path)
+    meta["exploitability"] = block
+    write_sidecar(path, meta)
+    return block
 
 
 def lineups(env_name: str) -> tuple[tuple[str, str, int], ...]:
@@ -116,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("checkpoint", help="the run's checkpoint to ship (x.zip, x.json or x)")
     parser.add_argument(
+        "--equilibrium",
+        choices=sorted(agent_lib.EQUILIBRIUM),
+        help="ship a 2 players x 1 die network of the equilibrium recipe under this spec, with its exact "
+        "exploitability, instead of the env's shipped opponent",
+    )
+    parser.add_argument(
         "--remeasure",
         action="store_true",
         help="play the tournaments again for this checkpoint where it is, without exporting it "
@@ -131,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
         "was played with the same games and seed (no checkpoint plays in it)",
     )
     args = parser.parse_args(argv)
+    if args.equilibrium:
+        print(json.dumps(ship_equilibrium(args.checkpoint, args.equilibrium), indent=1))
+        return 0
     env_name = read_sidecar(args.checkpoint)["env"]
     if args.remeasure and args.dest:
         parser.error("--remeasure measures the checkpoint where it is: no --dest")

@@ -146,7 +146,9 @@ def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path,
             "2048", "--n-epochs", "1", "--option", "preset=classic", "--no-progress", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     config = json.loads((out / "config.json").read_text())
-    assert config["magnet_coef"] == 0.2 and config["magnet_every"] == 150 and config["clip_range"] == 0.025
+    assert config["magnet_coef"] == 0.2 and config["magnet_every"] == 100 and config["clip_range"] == 0.1
+    assert config["ent_coef"] == 0.05 and config["ent_coef_final"] == 0.01 and config["anneal_lr"] is True
+    assert config["total_steps"] == 2048, "a flag given wins over the recipe"
     assert config["n_epochs"] == 1, "a flag given wins over the recipe"
     assert config["env_options"] == {"dice": 1, "observation": "compact", "preset": "classic"}
     assert read_csv(out / "exploitability.csv")[0]["step"] == "2048"
@@ -154,3 +156,21 @@ def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path,
     assert "--magnet-every" in printed and "exact exploitability" in printed
     with pytest.raises(SystemExit, match="not of --trainer sb3"):
         main(["selfplay", "liars_dice_v0", "--trainer", "sb3", "--recipe", "equilibrium", "--out", str(tmp_path / "x")])
+
+
+@pytest.mark.parametrize("name", sorted(agents.EQUILIBRIUM))
+def test_a_shipped_equilibrium_network_is_as_exploitable_as_its_sidecar_says(name):
+    from bidbluff.training.exploitability import measure
+
+    if not agents.EQUILIBRIUM[name].is_file():
+        pytest.skip(f"{name} is not shipped yet")
+    meta = read_sidecar(agents.EQUILIBRIUM[name], "liars_dice_v0")
+    block = meta["exploitability"]
+    assert block["preset"] == meta["env_options"].get("preset", "lying_pirates")
+    assert meta["num_players"] == 2 and meta["env_options"]["dice"] == 1
+    result, _ = measure(name, dice=1, preset=block["preset"])
+    assert result.exploitability == pytest.approx(block["exploitability"], abs=1e-6)
+    assert not agents.make(name, env_name="liars_dice_v0").deterministic, "an equilibrium is played as it samples"
+    assert agents.make(f"{name}:greedy", env_name="liars_dice_v0").deterministic
+    with pytest.raises(ValueError, match="plays liars_dice_v0 only"):
+        agents.make(name, env_name="spytails_v0")
