@@ -16,7 +16,7 @@ setup: $(STAMP)
 MAIN := runs/main
 run: $(STAMP)  ## the main job: equilibrium-seeking self-play from scratch at 2 players x 1 die, its exact exploitability printed at each checkpoint, then a 4-player Liar's dice table
 	rm -rf $(MAIN)
-	$(BIN)/bidbluff selfplay liars_dice_v0 --recipe equilibrium --total-steps 600000 --seed 0 --no-progress \
+	$(BIN)/bidbluff selfplay liars_dice_v0 --recipe equilibrium --total-steps 1000000 --checkpoint-every 100000 --seed 0 --no-progress \
 		--out $(MAIN)
 	$(BIN)/bidbluff tournament liars_dice_v0 --agents shipped,heuristic,random --players 4 --games 1000 --seed 0
 
