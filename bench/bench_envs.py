@@ -23,7 +23,7 @@ our rows against texas at its own table size.
 
 Before/after in one run: ``--tree LABEL=PATH`` (repeatable) measures our envs
 as the source tree at PATH has them (a ``git worktree`` of another commit),
-each timed run in a fresh worker process with PATH first on ``sys.path``, the
+each timed run in a fresh worker process that imports ``bidbluff.envs`` from PATH (``tree_import.py``), the
 rows of every tree and the peers interleaved round-robin; the report adds a
 table of each setup's steps/s per tree.
     python bench/bench_envs.py                      # all envs, 4 players, peers, 5 x 3 s each
@@ -213,11 +213,9 @@ def tree_row(
 
     def measure(seconds: float, seed: int) -> Run:
         request = json.dumps({**job, "seconds": seconds, "seed": seed, "reseed": RESEED["every_game"]})
-        search = os.pathsep.join(filter(None, (str(path), os.environ.get("PYTHONPATH"))))
-        command = [sys.executable, str(Path(__file__).resolve()), "--worker", request]
-        done = subprocess.run(
-            command, env={**os.environ, "PYTHONPATH": search}, cwd=path, capture_output=True, text=True, check=False
-        )
+        here = Path(__file__).resolve()
+        command = [sys.executable, str(here.parent / "tree_import.py"), str(path), str(here), "--worker", request]
+        done = subprocess.run(command, cwd=path, capture_output=True, text=True, check=False)
         if done.returncode:
             raise RuntimeError(f"worker for {env_name} in tree {tree} ({path}) failed:\n{done.stderr}")
         return Run(**json.loads(done.stdout.splitlines()[-1]))
@@ -264,26 +262,34 @@ def pettingzoo_rows(players: int) -> tuple[list[Row], list[str]]:
     return rows, []
 
 
+def openspiel_game(game: Any, rng: np.random.Generator) -> int:
+    """One game of OpenSpiel's own loop: chance nodes sampled (not counted), every decision builds the
+    observation tensor and the legal-action mask as numpy arrays, then picks from the mask; returns the
+    decisions taken."""
+    steps = 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            continue
+        player = state.current_player()
+        _obs = np.asarray(state.observation_tensor(player), dtype=np.float32)
+        mask = np.asarray(state.legal_actions_mask(player), dtype=np.int8)
+        legal = np.flatnonzero(mask)
+        state.apply_action(int(legal[rng.integers(len(legal))]))
+        steps += 1
+    state.returns()
+    return steps
+
+
 def openspiel_run(game: Any, seconds: float, seed: int) -> Run:
-    """OpenSpiel's own loop: chance nodes sampled (not counted), every decision builds the
-    observation tensor and the legal-action mask as numpy arrays, then picks from the mask."""
+    """Whole games of ``openspiel_game`` until ``seconds`` have passed (at least one game)."""
     rng = np.random.default_rng(seed)
     steps = games = 0
     start, cpu_start = time.perf_counter(), time.process_time()
     while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-                continue
-            player = state.current_player()
-            _obs = np.asarray(state.observation_tensor(player), dtype=np.float32)
-            mask = np.asarray(state.legal_actions_mask(player), dtype=np.int8)
-            legal = np.flatnonzero(mask)
-            state.apply_action(int(legal[rng.integers(len(legal))]))
-            steps += 1
-        state.returns()
+        steps += openspiel_game(game, rng)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:

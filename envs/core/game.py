@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -180,6 +180,15 @@ class Game(ABC):
 
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
         return self.codec.decode(action_id)
+
+    def legal_mask(self, state: GameState, seat: int) -> tuple[Sequence[int], np.ndarray]:
+        """``legal_action_ids`` and the int8 mask of ``codec.n`` that marks them: what the env keeps at
+        every decision.  A game whose legal sets repeat may return cached masks (made read-only: the env
+        only reads them and hands out copies); ``tests/test_core.py`` checks that they agree."""
+        ids = self.legal_action_ids(state, seat)
+        mask = np.zeros(self.codec.n, dtype=np.int8)
+        mask.put(ids, 1)  # from a list: half the time of mask[ids] = 1
+        return ids, mask
 
     def action_to_str(self, action: Action) -> str:
         return " ".join(str(a) for a in action)
