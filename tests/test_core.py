@@ -103,6 +103,36 @@ def test_legal_action_ids_match_the_engine_actions(env_name, options):
             env.step(int(rng.choice(expected)))
 
 
+@pytest.mark.parametrize(
+    ("env_name", "options"),
+    [
+        ("liars_dice_v0", {"num_players": 2, "dice": 1, "preset": "classic"}),
+        ("liars_dice_v0", {"num_players": 4}),
+        ("libertalia_v0", {"num_players": 4}),
+        ("lying_pirates_v0", {"num_players": 4}),
+        ("spytails_v0", {"num_players": 4}),
+    ],
+)
+def test_legal_mask_is_the_legal_ids_and_cannot_be_changed_through_the_env(env_name, options):
+    """``Game.legal_mask`` (a cached, read-only array in Liar's dice) marks exactly ``legal_action_ids``;
+    what the env hands out is a copy, so a caller who writes to it leaves the next game's mask alone."""
+    env = envs.make(env_name, raw=True, **options)
+    game = env.game
+    rng = np.random.default_rng(0)
+    for episode in range(10):
+        env.reset(seed=episode)
+        while not env.game_state.is_terminal():
+            state, seat = env.game_state, env.game_state.current_player()
+            ids, mask = game.legal_mask(state, seat)
+            assert list(ids) == game.legal_action_ids(state, seat)
+            assert mask.dtype == np.int8 and mask.shape == (game.codec.n,)
+            assert np.flatnonzero(mask).tolist() == list(ids)
+            handed = env.observe(env.agent_selection)["action_mask"]
+            handed[:] = 1
+            assert env.action_masks().tolist() == mask.tolist()
+            env.step(int(rng.choice(list(ids))))
+
+
 def test_positions_is_an_index_array():
     assert positions([3, 1, 4]).tolist() == [3, 1, 4]
     assert positions([]).shape == (0,)
@@ -179,3 +209,23 @@ def test_winner_reward_is_zero_sum_where_the_game_pays_survivors_nothing():
     rewards = [env.rewards[a] for a in env.possible_agents]
     assert sorted(rewards) == pytest.approx([-1 / 3] * 3 + [1.0])
     assert final_rewards([1.0, -1.0, 0.0, 0.0], "winner") == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
+
+
+def test_dead_steps_are_pettingzoos():
+    """The env's own ``_was_dead_step`` walks the finished agents out exactly as PettingZoo's does."""
+    from pettingzoo import AECEnv
+
+    ours, theirs = (envs.make("liars_dice_v0", raw=True, num_players=4) for _ in range(2))
+    for env in (ours, theirs):
+        env.reset(seed=3)
+        while not env.game_state.is_terminal():
+            env.step(env.legal_action_ids()[-1])
+    while ours.agents:
+        ours.step(None)
+        AECEnv._was_dead_step(theirs, None)
+        seen = [
+            (e.agent_selection, list(e.agents), dict(e.rewards), dict(e._cumulative_rewards)) for e in (ours, theirs)
+        ]
+        assert seen[0] == seen[1]
+        assert getattr(theirs, "_skip_agent_selection", None) == ours._skip_agent_selection
+    assert not theirs.agents
