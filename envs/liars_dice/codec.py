@@ -166,17 +166,17 @@ def encode(state: BettingGameState, seat: int) -> np.ndarray:
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     betting = state.round
     n = state.num_players
-    cups = betting.cups
-    crew = []
-    for kind, face in cups[seat]:
+    crew = [0] * FACE_SLOTS
+    for kind, face in betting.cups[seat]:
         if kind == _CREW:
-            crew.append(face)
+            crew[face - 1] += 1
         else:
             out[_SPECIAL_AT[kind] + face] = 1.0
-    for face in set(crew):
-        out[_CREW_FACES + face - 1] = crew.count(face) / _CREW_SCALE
+    for face, count in enumerate(crew):
+        if count:
+            out[_CREW_FACES + face] = count / _CREW_SCALE
     bettors = betting.bettors
-    dice_in_play = 0
+    cups = betting.cups
     for rel in range(n):
         s = (seat + rel) % n
         at = rel * SEAT
@@ -184,14 +184,11 @@ def encode(state: BettingGameState, seat: int) -> np.ndarray:
         if s in bettors:
             out[at + _BETTOR] = 1.0
         cup = cups.get(s, ())
-        dice_in_play += len(cup)
         out[at + _DICE] = len(cup) / _DICE_SCALE
         for kind, _ in cup:
             if kind != _CREW:
                 out[at + _SEAT_SPECIAL_AT[kind]] = 1.0
-    if len(cups) != n:  # a cup off the table (never in this game's own states): count it as dice_in_play does
-        dice_in_play = betting.dice_in_play
-    out[_IN_PLAY] = dice_in_play / _IN_PLAY_SCALE
+    out[_IN_PLAY] = betting.dice_in_play / _IN_PLAY_SCALE
     bids = betting.bids
     if bids:
         _, q, f = bids[-1]
