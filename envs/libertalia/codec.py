@@ -247,7 +247,10 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
             if state.chosen[s]:
                 ones.append(base + _CHOSEN + state.chosen[s] - 1)
         elif state.hidden[s]:
-            hand, discard = state.possible_hand(s), state.known_discard(s)
+            # possible_hand and known_discard, sharing one set of the hidden cards (the order of ``ones`` is free)
+            grouped = {r for g in state.hidden[s] for r in g.members}
+            hand = grouped.union(state.hands[s])
+            discard = [r for r in state.discards[s] if r not in grouped]
         else:
             hand, discard = state.hands[s], state.discards[s]  # nothing unseen: the public knows them
         if state.hidden[s]:
