@@ -85,12 +85,16 @@ def test_rank_and_score_mode_values():
         ("liars_dice_v0", {"num_players": 2, "dice": 1}),
         ("liars_dice_v0", {"num_players": 4, "dice": 3, "specials": ("pirate king", "cursed")}),
         ("liars_dice_v0", {"num_players": 3, "dice": 2, "preset": "classic"}),
+        ("liars_dice_v0", {"num_players": 2, "dice": 1, "preset": "classic"}),
         ("libertalia_v0", {"num_players": 4}),
+        ("lying_pirates_v0", {"num_players": 4}),
         ("spytails_v0", {"num_players": 4}),
     ],
 )
 def test_legal_action_ids_match_the_engine_actions(env_name, options):
-    """A game's ``legal_action_ids`` (overridden for speed or not) is the sorted ids of ``legal_actions()``."""
+    """A game's ``legal_action_ids`` (overridden for speed or not) is the sorted ids of ``legal_actions()``,
+    and its ``legal_mask`` (a cached, read-only array in Liar's dice) marks exactly them; the env hands out
+    copies, so a caller who writes to one leaves the env's mask alone."""
     env = envs.make(env_name, raw=True, **options)
     game = env.game
     rng = np.random.default_rng(0)
@@ -100,6 +104,10 @@ def test_legal_action_ids_match_the_engine_actions(env_name, options):
             state, seat = env.game_state, env.game_state.current_player()
             expected = sorted(game.action_to_id(state, a, seat) for a in state.legal_actions())
             assert game.legal_action_ids(state, seat) == expected
+            ids, mask = game.legal_mask(state, seat)
+            assert list(ids) == expected and mask.dtype == np.int8 and np.flatnonzero(mask).tolist() == expected
+            env.observe(env.agent_selection)["action_mask"][:] = 1
+            assert np.flatnonzero(env.action_masks()).tolist() == expected
             env.step(int(rng.choice(expected)))
 
 
@@ -179,3 +187,23 @@ def test_winner_reward_is_zero_sum_where_the_game_pays_survivors_nothing():
     rewards = [env.rewards[a] for a in env.possible_agents]
     assert sorted(rewards) == pytest.approx([-1 / 3] * 3 + [1.0])
     assert final_rewards([1.0, -1.0, 0.0, 0.0], "winner") == pytest.approx([1.0, -1 / 3, -1 / 3, -1 / 3])
+
+
+def test_dead_steps_are_pettingzoos():
+    """The env's own ``_was_dead_step`` walks the finished agents out exactly as PettingZoo's does."""
+    from pettingzoo import AECEnv
+
+    ours, theirs = (envs.make("liars_dice_v0", raw=True, num_players=4) for _ in range(2))
+    for env in (ours, theirs):
+        env.reset(seed=3)
+        while not env.game_state.is_terminal():
+            env.step(env.legal_action_ids()[-1])
+    while ours.agents:
+        ours.step(None)
+        AECEnv._was_dead_step(theirs, None)
+        seen = [
+            (e.agent_selection, list(e.agents), dict(e.rewards), dict(e._cumulative_rewards)) for e in (ours, theirs)
+        ]
+        assert seen[0] == seen[1]
+        assert getattr(theirs, "_skip_agent_selection", None) == ours._skip_agent_selection
+    assert not theirs.agents

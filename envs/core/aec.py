@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -89,8 +90,9 @@ class BoardGameEnv(AECEnv):
         self._no_mask = np.zeros(n, dtype=np.int8)
         self._rng: np.random.Generator | None = None
         self.game_state: GameState | None = None
-        self._legal_ids: list[int] = []
+        self._legal_ids: Sequence[int] = ()
         self._mask = self._no_mask
+        self._skip_agent_selection: str | None = None  # PettingZoo's _was_dead_step keeps it
         self._decisions = 0  # taken in this game; bounded by ``game.max_decisions``
 
     # -- spaces ---------------------------------------------------------------
@@ -103,7 +105,8 @@ class BoardGameEnv(AECEnv):
     # -- episode --------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
+            # for an int, default_rng(seed) is Generator(PCG64(seed)); built directly it costs a third less
+            self._rng = np.random.Generator(np.random.PCG64(seed)) if type(seed) is int else np.random.default_rng(seed)
         saved = None
         setup: dict[str, Any] = {}
         if options:
@@ -137,27 +140,28 @@ class BoardGameEnv(AECEnv):
         state = self.game_state
         seat = state.current_player()
         if seat == TERMINAL:
-            self._legal_ids = []
+            self._legal_ids = ()
             self._mask = self._no_mask
-            scores = state.scores()
+            scores = list(state.scores())
             rewards = self.game.final_rewards(state, self.reward_mode)
             for agent, reward in zip(self.possible_agents, rewards, strict=True):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True
-                self.infos[agent] = {"scores": list(scores)}
+                self.infos[agent] = {"scores": scores[:]}
             self._accumulate_rewards()
             return
-        ids = self._legal_ids = self.game.legal_action_ids(state, seat)
-        mask = self._mask = np.zeros(self._num_actions, dtype=np.int8)
-        mask.put(ids, 1)  # from a list: half the time of mask[ids] = 1
+        # the mask may be a game's cached, read-only array: it is only read here and copied on the way out
+        self._legal_ids, self._mask = self.game.legal_mask(state, seat)
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s view; also after the game (as PettingZoo's classic envs do), with an empty mask."""
-        seat = self._seat(agent)
-        obs = self.game.encode(self.game_state, seat)
+        state = self.game_state
+        seat = self._seat_of.get(agent) if type(agent) is str else None
+        if seat is None or state is None:
+            seat = self._seat(agent)  # raises the error that says what is wrong
         mask = self._mask if agent == self.agent_selection else self._no_mask  # _mask is empty once it is over
-        return {"observation": obs, "action_mask": mask.copy()}
+        return {"observation": self.game.encode(state, seat), "action_mask": mask.copy()}
 
     def _seat(self, agent: str) -> int:
         if self.game_state is None:
@@ -173,9 +177,8 @@ class BoardGameEnv(AECEnv):
         agent = self.agent_selection
         if self.game_state is not None and agent not in self.agents:
             raise ValueError("the game is over and every agent has stepped out: nothing is last; reset() to play again")
-        observation = self.observe(agent) if observe else None
         return (
-            observation,
+            self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -190,7 +193,8 @@ class BoardGameEnv(AECEnv):
         return list(self._legal_ids)
 
     def step(self, action: int | None) -> None:
-        if self.game_state is None:
+        state = self.game_state
+        if state is None:
             raise ValueError("reset() the env before stepping it")
         if not self.agents:  # PettingZoo's documented answer: a warning, and nothing happens
             EnvLogger.warn_step_after_terminated_truncated()
@@ -199,24 +203,46 @@ class BoardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0  # rewards stay 0 until the game ends (then every seat steps out)
-        action_id = _action_id(action)
+        action_id = action if type(action) is int else _action_id(action)
         # the mask answers "is it legal?" in O(1); ids outside 0..n-1 never are
         if action_id is None or not (0 <= action_id < self._num_actions and self._mask[action_id]):
             self._illegal(agent, action)
         else:
-            engine_action = self.game.id_to_action(self.game_state, action_id, seat)
+            engine_action = self.game.id_to_action(state, action_id, self._seat_of[agent])
             self._decisions += 1
             if self._decisions > self.game.max_decisions:
                 raise EngineLoopError(
-                    f"{self.game.name} passed {self.game.max_decisions} decisions without ending; "
-                    f"the state: {self.game_state}"
+                    f"{self.game.name} passed {self.game.max_decisions} decisions without ending; the state: {state}"
                 )
-            self.game_state.apply(engine_action, self._rng)
+            state.apply(engine_action, self._rng)
             self._after_transition()
         if self.render_mode == "human":
             self.render()
+
+    def _was_dead_step(self, action: None) -> None:
+        """PettingZoo's ``AECEnv._was_dead_step``, step for step, without its per-call ``getattr`` probes:
+        the finished agent steps out, the next finished one (or the one skipped for them) is selected."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations = self.terminations, self.truncations
+        del terminations[agent], truncations[agent], self.rewards[agent], self._cumulative_rewards[agent]
+        del self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = other
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        for other in self.rewards:
+            self.rewards[other] = 0
 
     def _illegal(self, agent: str, action: Any) -> None:
         legal = ", ".join(f"{i} ({self.action_to_str(i)})" for i in self._legal_ids)
@@ -224,7 +250,7 @@ class BoardGameEnv(AECEnv):
         message = f"{agent} cannot take action {what} now; legal: {legal}"
         if self.illegal_action == "raise":
             raise ValueError(message)
-        self._legal_ids, self._mask = [], self._no_mask
+        self._legal_ids, self._mask = (), self._no_mask
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -119,6 +119,12 @@ def play_randomly(state: GameState, rng: np.random.Generator, max_steps: int) ->
     return max_steps
 
 
+# Legal sets repeat (a window's "pass or play", a hand played card by card): a mask looked up by its ids costs a
+# tenth of building one.  Shared by every table, read-only, and bounded (about 0.5 KB a mask).
+_MASKS: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+_MASKS_KEPT = 4096
+
+
 class Game(ABC):
     """Facts about a game and its codec: what the env needs beyond the engine."""
 
@@ -180,6 +186,22 @@ class Game(ABC):
 
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
         return self.codec.decode(action_id)
+
+    def legal_mask(self, state: GameState, seat: int) -> tuple[Sequence[int], np.ndarray]:
+        """``legal_action_ids`` and the int8 mask of ``codec.n`` that marks them: what the env keeps at
+        every decision.  A game whose legal sets repeat may return cached masks (made read-only: the env
+        only reads them and hands out copies); ``tests/test_core.py`` checks that they agree."""
+        ids = self.legal_action_ids(state, seat)
+        key = (self.codec.n, tuple(ids))
+        mask = _MASKS.get(key)
+        if mask is None:
+            if len(_MASKS) >= _MASKS_KEPT:
+                _MASKS.clear()
+            mask = np.zeros(self.codec.n, dtype=np.int8)
+            mask.put(ids, 1)  # from a list: half the time of mask[ids] = 1
+            mask.flags.writeable = False
+            _MASKS[key] = mask
+        return ids, mask
 
     def action_to_str(self, action: Action) -> str:
         return " ".join(str(a) for a in action)

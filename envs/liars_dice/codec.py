@@ -46,14 +46,22 @@ LIAR_ID = CODEC.offset["liar"]
 
 def legal_action_ids(betting: BettingRound) -> list[int]:
     """Sorted ids of ``betting.legal_actions()``, from the same raises without building the tuples."""
+    return list(legal_mask(betting)[0])
+
+
+def legal_mask(betting: BettingRound) -> tuple[tuple[int, ...], np.ndarray]:
+    """``legal_action_ids`` as a tuple, and its int8 mask (read-only: shared by every phase at that bet)."""
     if betting.outcome:
-        return []
-    last = (betting.bids[-1][1], betting.bids[-1][2]) if betting.bids else None
-    return list(_legal_ids(betting.rules, last, betting.dice_in_play, betting.captains))
+        return (), _NO_MASK
+    bids = betting.bids
+    last = (bids[-1][1], bids[-1][2]) if bids else None
+    return _legal(betting.rules, last, betting.dice_in_play, betting.captains)
 
 
 @lru_cache(maxsize=4096)
-def _legal_ids(rules: BettingRules, last: tuple[int, int] | None, top: int, captains: int) -> tuple[int, ...]:
+def _legal(
+    rules: BettingRules, last: tuple[int, int] | None, top: int, captains: int
+) -> tuple[tuple[int, ...], np.ndarray]:
     """The legal ids depend on nothing else: the rules, the last bet, the dice in play and the captains."""
     ids = [(q - 1) * FACE_SLOTS + f - 1 for q, f in raises_after(rules, last, top, captains)]
     if last:
@@ -61,7 +69,15 @@ def _legal_ids(rules: BettingRules, last: tuple[int, int] | None, top: int, capt
             q0, f0 = last
             ids += [EXACT_AT + (q0 - 1) * FACE_SLOTS + f0 - 1] + [EXACT_AT + i for i in ids]
         ids.append(LIAR_ID)
-    return tuple(sorted(ids))
+    ids.sort()
+    mask = np.zeros(CODEC.n, dtype=np.int8)
+    mask.put(ids, 1)
+    mask.flags.writeable = False
+    return tuple(ids), mask
+
+
+_NO_MASK = np.zeros(CODEC.n, dtype=np.int8)
+_NO_MASK.flags.writeable = False
 
 
 def action_to_id(action: Action) -> int:
@@ -70,11 +86,19 @@ def action_to_id(action: Action) -> int:
     return CODEC.encode((action[0], action[1] - 1, action[2] - 1))
 
 
-def id_to_action(action_id: int) -> Action:
+def _id_to_action(action_id: int) -> Action:
     coded = CODEC.decode(action_id)
     if coded[0] == "liar":
         return coded
     return (coded[0], coded[1] + 1, coded[2] + 1)
+
+
+# every id's action, decoded once: the env turns an id into an action at every step
+_ACTIONS = tuple(_id_to_action(i) for i in range(CODEC.n))
+
+
+def id_to_action(action_id: int) -> Action:
+    return _ACTIONS[action_id] if 0 <= action_id < CODEC.n else _id_to_action(action_id)
 
 
 def action_to_str(action: Action) -> str:

@@ -165,6 +165,9 @@ class LiarsDiceGame(Game):
     def legal_action_ids(self, state: BettingGameState, seat: int) -> list[int]:
         return ld_codec.legal_action_ids(state.round)
 
+    def legal_mask(self, state: BettingGameState, seat: int) -> tuple[tuple[int, ...], np.ndarray]:
+        return ld_codec.legal_mask(state.round)
+
     def id_to_action(self, state: GameState, action_id: int, seat: int) -> Action:
         return ld_codec.id_to_action(action_id)
 

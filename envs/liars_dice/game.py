@@ -139,9 +139,12 @@ def new_game(
     cups: dict[int, list[list[int]]] = {s: [[int(Die.CREW), 0] for _ in range(dice)] for s in range(num_players)}
     for name in specials:
         cups[int(rng.integers(num_players))].append([int(_SPECIAL_BY_NAME[name.lower()]), 0])
-    # One draw for every die, in cup order: the same numbers as one ``roll`` per die.
+    # One draw for every die, in cup order: the same numbers as one ``roll`` per die (numpy's bounded draws
+    # take one 32-bit output each, batched or not).  Batched is cheaper from three dice on.
     dice_in_play = [die for cup in cups.values() for die in cup]
-    for die, side in zip(dice_in_play, rng.integers(6, size=len(dice_in_play)).tolist(), strict=True):
+    count = len(dice_in_play)
+    sides = [int(rng.integers(6)) for _ in range(count)] if count < 3 else rng.integers(6, size=count).tolist()
+    for die, side in zip(dice_in_play, sides, strict=True):
         die[1] = FACES[die[0]][side]
     betting = BettingRound(cups, list(range(num_players)), num_players, PRESETS[preset])
     return BettingGameState(num_players, betting)

@@ -62,6 +62,33 @@ def action_to_id(action: Action, seat: int, num_players: int) -> int:
     return CODEC.encode(action)
 
 
+_AT = {kind.name: CODEC.offset[kind.name] for kind in CODEC.kinds}
+
+
+def legal_ids(state: LibertaliaState) -> list[int]:
+    """Sorted ids of ``state.legal_actions()``, computed from the open decision without building the actions
+    (the env asks at every decision; ``tests/test_core.py`` checks it against the actions)."""
+    if not state.pending:
+        return []
+    kind, seat = state.pending
+    at = _AT[kind]
+    if kind == "play" or kind == "parrot":
+        return sorted([at + r - 1 for r in state.hands[seat]])
+    if kind == "recruit":
+        return sorted([at + r - 1 for r in state.dens[seat]])
+    if kind == "surgeon":
+        return sorted([at + r - 1 for r in state.discards[seat]])
+    if kind == "keep":
+        return [at + t for t, c in enumerate(state.den_booty[seat]) if c]
+    if kind == "trade":
+        return [at + t * 2 + k - 2 for t, c in enumerate(state.den_booty[seat]) for k in (2, 3) if c >= k]
+    if kind == "booty":
+        return [at + t for t, c in enumerate(state.booty_days[state.day]) if c]
+    # gunner or sabre (the rules pick the dens in reach): the target's seat relative to the acting one
+    n = state.num_players
+    return sorted([at + ((a[1] - seat) % n) * NUM_RANKS + a[2] - 1 for a in state.legal_actions()])
+
+
 def id_to_action(action_id: int, seat: int, num_players: int) -> Action:
     coded = CODEC.decode(action_id)
     kind = coded[0]
@@ -220,7 +247,10 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
             if state.chosen[s]:
                 ones.append(base + _CHOSEN + state.chosen[s] - 1)
         elif state.hidden[s]:
-            hand, discard = state.possible_hand(s), state.known_discard(s)
+            # possible_hand and known_discard, sharing one set of the hidden cards (the order of ``ones`` is free)
+            grouped = {r for g in state.hidden[s] for r in g.members}
+            hand = grouped.union(state.hands[s])
+            discard = [r for r in state.discards[s] if r not in grouped]
         else:
             hand, discard = state.hands[s], state.discards[s]  # nothing unseen: the public knows them
         if state.hidden[s]:

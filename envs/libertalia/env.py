@@ -122,6 +122,9 @@ class LibertaliaGame(Game):
     def id_to_action(self, state: LibertaliaState, action_id: int, seat: int) -> Action:
         return lib_codec.id_to_action(action_id, seat, state.num_players)
 
+    def legal_action_ids(self, state: LibertaliaState, seat: int) -> list[int]:
+        return lib_codec.legal_ids(state)
+
     def action_to_str(self, action: Action) -> str:
         return lib_codec.action_to_str(action)
 

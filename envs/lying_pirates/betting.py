@@ -169,7 +169,7 @@ class BettingRound:
 
     @property
     def dice_in_play(self) -> int:
-        return sum(len(cup) for cup in self.cups.values())
+        return sum(map(len, self.cups.values()))
 
     @property
     def current(self) -> int:
