@@ -75,10 +75,13 @@ def at_play(hand: list[int], trick: list[int], bid: int, won: int, others_need: 
 def test_hit_chances_count_forced_and_possible_wins():
     sure, never, either = (1.0, 1.0), (0.0, 0.0), (1.0, 0.0)
     assert sp.hit_chances([sure, sure, *[never] * 5], tools=0) == pytest.approx([0, 0, 1, 0, 0, 0])
-    assert sp.hit_chances([either] * 3 + [never] * 4, tools=0) == pytest.approx([1, 1, 1, 1, 0, 0])
+    # each win it has to go and take may come off
+    v = sp.VOLUNTARY_HIT
+    assert sp.hit_chances([either] * 3 + [never] * 4, tools=0) == pytest.approx([1, v, v**2, v**3, 0, 0])
     # a ducking tool relieves a sure winner of part of its forced win
     relieved = sp.hit_chances([sure, *[never] * 6], tools=1)
-    assert relieved == pytest.approx([sp.TOOL_RELIEF, 1, 0, 0, 0, 0])
+    t = sp.TOOL_RELIEF
+    assert relieved == pytest.approx([t, (1 - t) + t * v, 0, 0, 0, 0])
 
 
 def test_the_forecast_is_the_likeliest_count():
@@ -132,12 +135,12 @@ def test_when_every_card_would_win_it_uses_the_ghost_token():
 
 
 def test_leading_at_its_forecast_it_leads_what_others_will_top():
-    hand = [card(STALK, 4), card(STALK, 10), GHOST_MOVE]
-    state, seat = at_play(hand, [], bid=0, won=0, others_need=2)
-    # the others want operations: they top a 4, so the Ghost Move is kept for later
+    # no one wants an operation, but whoever holds Stalk must top a 4: the Ghost Move is kept for later
+    state, seat = at_play([card(STALK, 4), card(STALK, 10), GHOST_MOVE], [], bid=0, won=0, others_need=0)
     assert sp.SpytailsHeuristic(seed=0).act(observe(state, seat), "x") == OFF["play"] + card(STALK, 4)
+    # two 10s: nothing tops them but a trump from a void hand, so the Ghost Move goes now
+    hand = [card(STALK, 10), card(CODEBREAKING, 10), GHOST_MOVE]
     state, seat = at_play(hand, [], bid=0, won=0, others_need=0)
-    # no one wants an operation: a 4 led would win, the Ghost Move cannot
     assert sp.SpytailsHeuristic(seed=0).act(observe(state, seat), "x") == OFF["play"] + GHOST_MOVE
 
 
