@@ -5,28 +5,32 @@ It decodes its observation through the named views of ``bidbluff.envs.spytails.c
 
 * **Forecast**: every hand card gets two chances from what the others may hold
   (each seat's hidden cards and hand size give, card by card, the chance that it
-  holds a card that beats ours): that the card *can* win an operation when
-  played to win, and that it *must* win one however it is played (a card no one
-  can top wins wherever it follows suit).  The ducking tools it holds (the ghost
-  token, Mirage's flip, Ghost Moves, Skunk Bombs, a card more than the seven
-  operations) each take the forced part off its most dangerous card.  The count
-  of forced wins F and of possible wins W is then computed exactly over the
-  cards (a small dynamic programme), and a forecast k is hit when F <= k <= W;
-  the forecast is the k most likely to be hit (missions that pay for a count add
-  a little).  The stake follows the hit chance (Kelly's fraction of its influence);
-  in the revision pass it forecasts again with every bid known and changes only
-  for a clear gain.
+  holds a card that tops ours, and the chance that it must: it holds the suit
+  but nothing under our card): that the card *can* win an operation when played
+  to win, and that it *must* win one however it is played (a card no one tops
+  wins wherever it follows suit).  How much the table wants operations (the bids
+  made, the fair share for the rest) sets how often a seat that could top a card
+  does.  The ducking tools it holds (the ghost token, Mirage's flip, Ghost Moves,
+  Skunk Bombs, a card more than the seven operations) each take part of the forced
+  win off its most dangerous card.  The count of forced wins F and of possible
+  wins W is then computed exactly over the cards (a small dynamic programme); a
+  forecast k is hit when F <= k <= W, each of the k - F wins it has to go and take
+  coming off with a fixed chance.  The forecast is the k most likely to be hit
+  (missions that pay for a count add a little).  The stake follows the hit chance
+  (Kelly's fraction of its influence, more in the last round); in the revision
+  pass it forecasts again with every bid known and changes only for a clear gain.
 * **Operations**: still short of its forecast, it wins with the cheapest card
-  that is likely to hold (the chance that a later seat that wants a win tops it
-  comes from the same card chances), last in the operation with the cheapest
-  winner; it flips Mimic when that is the only way to win.  At its forecast (or
-  past it, or when it can no longer reach it) it **ducks**: it plays its
-  strongest card that does not win (a card that does not win now cannot win
-  later, so the dangerous ones go first), leads the card most likely to be
-  topped (a Ghost Move when no card is), and when every card would win it uses
-  a ducking tool: the ghost token, Mirage's flip, a Skunk Bomb; and otherwise
-  the winner most likely to be topped, or its most dangerous card.  Aces go
-  high to win and low to duck.
+  that is likely to hold (the chance that a later seat tops it comes from the
+  same card chances), last in the operation with the cheapest winner; it flips
+  Mimic when that is the only way to win; when it cannot win, it sheds its
+  strongest card beyond those it still needs and keeps its low cards for ducking.
+  At its forecast (or past it, or when it can no longer reach it) it **ducks**:
+  it plays its strongest card that does not win (a card that does not win now
+  cannot win later, so the dangerous ones go first), leads the card most likely
+  to be topped (a low card the others must top; a Ghost Move when no card is),
+  and when every card would win it uses a ducking tool: the ghost token, Mirage's
+  flip, a Skunk Bomb; and otherwise the winner most likely to be topped, or its
+  most dangerous card.  Aces go high to win and low to duck.
 * **Reinforcements**: cards that give control (Alpha Strikes, Ghost Moves,
   Skunk Bombs, aces, shrews, trumps) before middle cards; it removes a middle
   card (7 or 8 first) for good.
@@ -41,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -140,10 +144,11 @@ def control_value(c: int) -> float:
     return {13: 5.0, 12: 4.5, 11: 4.0, 10: 4.0, 9: 3.0, 4: 5.0, 5: 4.0, 6: 2.5, 8: 2.0, 7: 1.5}[rank]
 
 
-def chance_holds(pool: np.ndarray, in_hand: int, wanted: np.ndarray) -> float:
-    """Chance that ``in_hand`` cards drawn from ``pool`` (counts per card) hold at least one ``wanted`` card."""
-    total = int(pool.sum())
-    good = int(pool[wanted].sum())
+def chance_holds(pool: np.ndarray, in_hand: int, wanted: np.ndarray, total: int | None = None) -> float:
+    """Chance that ``in_hand`` cards drawn from ``pool`` (counts per card) hold at least one ``wanted`` card
+    (``total``: the pool's size, when known)."""
+    total = int(pool.sum()) if total is None else total
+    good = int(pool @ wanted)
     if in_hand <= 0 or good == 0:
         return 0.0
     if total - good < in_hand:
@@ -168,11 +173,19 @@ class Seat:
     in_hand: int  # cards of the pool in its hand
     need: int  # operations it still wants (its bid less its wins; 0 when unknown or reached)
     bid_known: bool
+    # answers of ``holds`` by mask: one decision asks about the same suits and beaters many times (the masks
+    # are long-lived arrays: module constants or ``beaters``/``duckers``' cached ones)
+    asked: dict[int, float] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.total = int(self.pool.sum())
 
     def holds(self, wanted: np.ndarray) -> float:
-        if self.known[wanted].any():
-            return 1.0
-        return chance_holds(self.pool, self.in_hand, wanted)
+        key = id(wanted)
+        if key not in self.asked:
+            sure = bool(self.known @ wanted)
+            self.asked[key] = 1.0 if sure else chance_holds(self.pool, self.in_hand, wanted, self.total)
+        return self.asked[key]
 
 
 @lru_cache(maxsize=512)
