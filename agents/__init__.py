@@ -5,6 +5,13 @@
 ==================  ==========================================================
 ``random``          uniform over the legal actions
 ``heuristic``       the game's hand-written player (``bidbluff.agents.heuristic``)
+``heuristic@DATE``  an earlier heuristic kept for comparisons: spytails_v0's
+                    ``heuristic@2026-11`` (the first one)
+``lowball``         spytails_v0's outside-style player: forecasts its sure winners
+                    and ducks (``bidbluff.agents.outsiders``; never used in training)
+``odds``            liars_dice_v0 and lying_pirates_v0's: a fixed-threshold bidder
+``myopic``          libertalia_v0's: the card worth most today, no plan for later days
+``outsider``        the game's outside-style player (one of the three above)
 ``bayes``           liars_dice_v0: the heuristic's policy on odds that
                     believe the other captains' bets (``bidbluff.agents.heuristic.
                     liars_dice_bayes``); ``bayes:2`` for a belief of 2
@@ -62,6 +69,7 @@ from typing import Any
 from bidbluff.agents.base import Agent, ForfeitError, RandomAgent, bind_all, seat_of
 from bidbluff.agents.heuristic import HEURISTICS, make_heuristic
 from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
+from bidbluff.agents.outsiders import OUTSIDERS, make_outsider
 from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
 from bidbluff.agents.program import LIMITS, comma_items
 from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, EQUILIBRIUM, has_shipped, shipped_path
@@ -70,6 +78,10 @@ from bidbluff.agents.tabular import TabularAgent, load_tabular
 KINDS = (
     "random",
     "heuristic",
+    "lowball",
+    "odds",
+    "myopic",
+    "outsider",
     "bayes",
     "ismcts",
     "expert",
@@ -154,9 +166,12 @@ def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **opti
     if kind == "random":
         _no_arg(spec, arg)
         return RandomAgent(seed)
-    if kind == "heuristic":
+    if kind == "heuristic" or kind.startswith("heuristic@"):
         _no_arg(spec, arg)
-        return make_heuristic(env_name, seed)
+        return make_heuristic(env_name, seed, version=kind.partition("@")[2])
+    if kind in OUTSIDERS or kind == "outsider":
+        _no_arg(spec, arg)
+        return make_outsider(kind, env_name, seed)
     if kind == "bayes":
         return _bayes(spec, arg, env_name, seed)
     if kind == "ismcts":

@@ -38,6 +38,8 @@ def tournament_table(result: TournamentResult, rows: list[dict[str, Any]]) -> Ta
     columns = ["entry", "games", "win share", "95% CI", "mean score", "mean reward"]
     columns += [f"seat {s}" for s in range(n)] + ["rating mu", "sigma", "ordinal"]
     columns += ["forfeits"] if result.forfeits else []  # only where a program forfeited a game
+    forecasts = any(row.get("forecasts") for row in rows)  # a game of forecasts (Spytails)
+    columns += ["hit rate", "mean forecast"] if forecasts else []
     for column in columns:
         table.add_column(column, justify="left" if column == "entry" else "right")
     for row in sorted(rows, key=lambda r: -r["win_share"]):
@@ -54,8 +56,15 @@ def tournament_table(result: TournamentResult, rows: list[dict[str, Any]]) -> Ta
             f"{row['rating_sigma']:.2f}",
             f"{row['rating_ordinal']:.2f}",
             *([str(row["forfeits"])] if result.forfeits else []),
+            *(_forecast_cells(row) if forecasts else []),
         )
     return table
+
+
+def _forecast_cells(row: dict[str, Any]) -> list[str]:
+    if not row.get("forecasts"):
+        return ["-", "-"]
+    return [f"{row['forecast_hit_rate']:.3f}", f"{row['mean_forecast']:.2f}"]
 
 
 def tournament_footer(result: TournamentResult) -> str:
@@ -74,7 +83,12 @@ def tournament_footer(result: TournamentResult) -> str:
         f"{result.seating['design']}), {result.agent_steps:,} decisions in {result.seconds:.1f}s{truncated}; "
         f"win share: tied winners share a win; 95% Wilson interval; "
         f"rating: OpenSkill Plackett-Luce (mu, sigma, ordinal = mu - 3 sigma)"
+        + ("; hit rate: rounds that won exactly the forecast operations" if _has_forecasts(result) else "")
     ) + forfeits
+
+
+def _has_forecasts(result: TournamentResult) -> bool:
+    return any(entry.forecasts for entry in result.entries)
 
 
 def write_text(target: str, text: str) -> None:

@@ -10,7 +10,10 @@ at four seats is heuristic, random, heuristic#2, random#2).
 
 Results per entry: win share (tied winners share a win) with its 95% Wilson
 interval, mean score and reward, win share per seat, and an OpenSkill
-(Plackett-Luce) rating updated game by game from the final ranks.
+(Plackett-Luce) rating updated game by game from the final ranks.  In a game
+of forecasts (Spytails) also each entry's forecast hit rate and mean forecast,
+over every round it played (``FORECASTS``: the game is replayed from its
+seed and actions to read them).
 
 A forfeit (a program agent that crashed, hung, answered garbage or an illegal
 move) ends that game; the tournament goes on.  The game counts as a loss for
@@ -84,6 +87,9 @@ class EntryStats:
     seat_games: list[int] = field(default_factory=list)
     seat_wins: list[float] = field(default_factory=list)
     forfeits: int = 0  # games this entry forfeited (each a loss)
+    forecasts: int = 0  # rounds played to their end with a forecast (games of forecasts only)
+    forecast_hits: int = 0  # of those, the rounds where it won exactly the operations it forecast
+    forecast_sum: int = 0  # the forecasts added up
 
     def row(self) -> dict[str, Any]:
         lo, hi = wilson_interval(self.wins, self.games)
@@ -100,6 +106,9 @@ class EntryStats:
             "mean_reward": self.total_reward / g,
             "seat_win_share": [w / n if n else None for w, n in zip(self.seat_wins, self.seat_games, strict=True)],
             "forfeits": self.forfeits,
+            "forecasts": self.forecasts,
+            "forecast_hit_rate": self.forecast_hits / self.forecasts if self.forecasts else None,
+            "mean_forecast": self.forecast_sum / self.forecasts if self.forecasts else None,
         }
 
 
@@ -215,6 +224,8 @@ def run_tournament(
                 seated = [table[slot] for slot in slots]
                 record = play_game(env_name, [players[i] for i in seated], seed + deal, n, env_options, max_steps)
                 _tally(record, seated, stats)
+                if env_name in FORECASTS:
+                    _tally_forecasts(FORECASTS[env_name](n, seed + deal, env_options, record.actions), seated, stats)
                 if record.forfeit is not None:
                     result.forfeits.append(
                         {
@@ -255,6 +266,45 @@ def run_tournament(
     result.seconds = time.perf_counter() - start
     result.ratings = ratings.table()
     return result
+
+
+def spytails_forecasts(
+    num_players: int, seed: int, env_options: dict[str, Any] | None, actions: list[list[int]]
+) -> list[list[tuple[int, int]]]:
+    """``(forecast, operations won)`` of every round played to its end, per seat: the game replayed from its
+    seed and actions (the env's infos carry only the final scores)."""
+    from bidbluff.envs.spytails.content import OPERATIONS
+    from bidbluff.envs.spytails.rules import FORECAST, OPERATIONS_PHASE
+
+    env = envs.make("spytails_v0", raw=True, num_players=num_players, **(env_options or {}))
+    env.reset(seed=seed)
+    rounds: list[list[tuple[int, int]]] = [[] for _ in range(num_players)]
+    counted = -1
+    for _, action in actions:
+        env.step(action)
+        state = env.game_state
+        # a round's forecasts and wins stand from its seventh operation until the next round's deal
+        over = state.phase not in (FORECAST, OPERATIONS_PHASE) and len(state.round_ops) == OPERATIONS
+        if over and state.round != counted:
+            counted = state.round
+            for seat in range(num_players):
+                rounds[seat].append((state.bids[seat], state.won[seat]))
+    return rounds
+
+
+# games whose entries are also judged by their forecasts: env name -> the rounds' (forecast, won) per seat
+FORECASTS: dict[str, Callable[[int, int, dict[str, Any] | None, list[list[int]]], list[list[tuple[int, int]]]]] = {
+    "spytails_v0": spytails_forecasts,
+}
+
+
+def _tally_forecasts(rounds: list[list[tuple[int, int]]], seated: list[int], stats: list[EntryStats]) -> None:
+    for seat, who in enumerate(seated):
+        entry = stats[who]
+        for bid, won in rounds[seat]:
+            entry.forecasts += 1
+            entry.forecast_hits += bid == won
+            entry.forecast_sum += bid
 
 
 def _tally(record: GameRecord, seated: list[int], stats: list[EntryStats]) -> None:

@@ -12,6 +12,7 @@ import pytest
 from bidbluff import agents, envs
 from bidbluff.agents.heuristic import lying_pirates as lp
 from bidbluff.agents.heuristic import spytails as sp
+from bidbluff.agents.heuristic import spytails_2026_11 as sp_first
 from bidbluff.arena.match import play_match
 from bidbluff.envs.lying_pirates.dice import Die
 
@@ -91,14 +92,14 @@ def test_spytails_reads_its_hand_and_the_operation():
     assert checked > 100
 
 
-def test_spytails_forecast_follows_hand_strength():
+def test_first_spytails_forecast_follows_hand_strength():
     from bidbluff.envs.spytails.content import ALPHA_STRIKE, INTIMIDATION, SKUNK_BOMB, card
 
     strong = [ALPHA_STRIKE, card(INTIMIDATION, 14), card(INTIMIDATION, 13), card(0, 14), card(1, 13)]
     weak = [SKUNK_BOMB, card(0, 4), card(1, 5), card(2, 4)]
-    assert sum(map(sp.win_chance, strong)) > 3.5
-    assert sum(map(sp.win_chance, weak)) < 0.5
-    assert sp.strength(card(0, 14), low=True) < sp.strength(card(0, 4))
+    assert sum(map(sp_first.win_chance, strong)) > 3.5
+    assert sum(map(sp_first.win_chance, weak)) < 0.5
+    assert sp_first.strength(card(0, 14), low=True) < sp_first.strength(card(0, 4))
 
 
 def _win_share(env_name: str, games: int) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 
+import numpy as np
 import pytest
 
 from bidbluff.agents import expand_specs
@@ -120,3 +121,68 @@ def test_cli_reports_bad_specs_clearly(capsys):
         main(["tournament", "liars_dice_v0", "--agents", "genius,random", "--games", "2"])
     assert exit_info.value.code == 2
     assert "unknown agent 'genius'" in capsys.readouterr().err
+
+
+class FixedForecast:
+    """Forecasts ``bid`` every round, stakes 1, keeps it, and plays its first legal card."""
+
+    def __init__(self, bid: int) -> None:
+        self.bid, self.name = bid, f"forecast{bid}"
+
+    def reset(self) -> None:
+        pass
+
+    def act(self, observation: dict, agent: str) -> int:
+        from bidbluff.envs.spytails.codec import CODEC
+
+        legal = [int(i) for i in np.flatnonzero(observation["action_mask"])]
+        bid = CODEC.offset["bid"] + self.bid
+        return bid if bid in legal else legal[0]
+
+
+def appended(before: list[str], after: list[str]) -> list[str]:
+    """The lines a step added to a log that keeps only its latest lines."""
+    for dropped in range(len(before) + 1):
+        kept = before[dropped:]
+        if after[: len(kept)] == kept:
+            return after[len(kept) :]
+    return after
+
+
+def test_spytails_forecast_statistics_count_every_round(tmp_path):
+    from bidbluff.arena import records
+
+    players = [FixedForecast(bid) for bid in (0, 1, 2, 1)]
+    result = run_tournament("spytails_v0", players, games=24, num_players=4, seed=5, save_games=str(tmp_path))
+    rows = {row["entry"]: row for row in result.rows()}
+    # counted on their own: every round's payout line in the game's log, and the round count
+    met: dict[str, int] = {}
+    rounds = 0
+    for path in sorted(tmp_path.glob("game_*.json")):
+        record = records.load(path)
+        env = records.make_env(record)
+        for _, action in record["actions"]:
+            before = list(env.game_state.log)
+            env.step(action)
+            for line in appended(before, env.game_state.log):
+                for seat, label in enumerate(record["agents"]):
+                    met[label] = met.get(label, 0) + (line.startswith(f"P{seat} ") and "met the forecast" in line)
+        rounds += env.game_state.round + 1
+    assert sum(row["forecasts"] for row in rows.values()) == 4 * rounds
+    for label, row in rows.items():
+        bid = int(label.removeprefix("forecast").split("#")[0])
+        assert row["mean_forecast"] == bid
+        assert row["forecast_hit_rate"] * row["forecasts"] == pytest.approx(met.get(label, 0))
+    assert any(row["forecast_hit_rate"] > 0 for row in rows.values())
+
+
+def test_only_games_of_forecasts_report_them(capsys):
+    from bidbluff.arena.report import tournament_table
+
+    spy = run_tournament("spytails_v0", ["heuristic", "random"], games=4, num_players=2, seed=1)
+    dice = run_tournament("liars_dice_v0", ["heuristic", "random"], games=4, num_players=2, seed=1)
+    assert all(row["mean_forecast"] is not None for row in spy.rows())
+    assert all(row["forecasts"] == 0 and row["forecast_hit_rate"] is None for row in dice.rows())
+    columns = [c.header for c in tournament_table(spy, spy.rows()).columns]
+    assert columns[-2:] == ["hit rate", "mean forecast"]
+    assert "hit rate" not in [c.header for c in tournament_table(dice, dice.rows()).columns]
