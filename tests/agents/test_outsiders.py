@@ -9,22 +9,7 @@ from bidbluff import agents, envs
 from bidbluff.agents import outsiders
 from bidbluff.agents.heuristic import liars_dice as ld
 from bidbluff.agents.heuristic import libertalia as lib
-
-
-def random_states(env_name: str, num_players: int, env_options: dict, games: int, seed: int):
-    """``(env, agent name, observation)`` at every decision of ``games`` random games."""
-    rng = np.random.default_rng(seed)
-    env = envs.make(env_name, raw=True, num_players=num_players, **env_options)
-    for game in range(games):
-        env.reset(seed=seed * 100 + game)
-        for name in env.agent_iter(20_000):
-            obs, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            yield env, name, obs
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-
+from tests.agents.test_agents_legal import random_states
 
 OUTSIDE = {game: name for name, games in outsiders.OUTSIDERS.items() for game in games}
 
