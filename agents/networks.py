@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional
 
 MASKED = -1e8  # an illegal action's logit: exp() of it is exactly 0 in float32
 
@@ -147,9 +148,13 @@ class ActorCritic(nn.Module):
         ``action`` and ``log_probs`` then count within them.  The distribution is the same, but the softmax skips
         the ids no row can take, whose exp() underflows to 0 at about ten times the cost of a normal one: on a
         small table, where a dozen of several hundred ids are ever legal, that was most of an update."""
-        logits, value = self(obs)
-        if columns is not None:
-            logits = logits[:, columns]
+        if columns is None:
+            logits, value = self(obs)
+        else:  # the head's rows for those ids only: on a small table the full head is half the forward pass
+            features = self.features(obs)
+            head = self.action_head
+            logits = functional.linear(self.policy_net(features), head.weight[columns], head.bias[columns])
+            value = self.value_of(features)
         log_probs = torch.log_softmax(masked_logits(logits, mask), dim=-1)
         probs = log_probs.exp()
         if action is None:
