@@ -39,7 +39,7 @@ import functools
 import math
 import time
 from collections import deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -286,6 +286,18 @@ def evaluate(tree: Tree, policy: np.ndarray) -> Evaluation:
     return Evaluation(float(v[0]), own * cf_reach, own, q, values)
 
 
+def regularised(tree: Tree, reg: np.ndarray) -> Tree:
+    """The same tree with each information state's regulariser ``reg`` (N,) charged at its decision nodes
+    to the seat that decides there: the first seat's utility loses its own states' terms and gains the
+    second's, so the game stays zero-sum.  ``evaluate`` on it gives the regularised (soft) values, whose Q
+    include every later state's regulariser, as a reward transformation (R-NaD) puts them in the return."""
+    decision_nodes = np.flatnonzero(tree.kind == DECISION)
+    infos = tree.info[decision_nodes]
+    payoff = tree.payoff.copy()
+    payoff[decision_nodes] += np.where(tree.player[infos] == 0, -1.0, 1.0) * reg[infos]
+    return replace(tree, payoff=payoff)
+
+
 def best_response_values(tree: Tree, policy: np.ndarray) -> tuple[float, float]:
     """Each seat's expected utility when it best-responds and the other plays ``policy``."""
     w = _edge_weights(tree, policy)
@@ -408,6 +420,7 @@ class ControlConfig:
     kl_coef: Schedule = field(default_factory=lambda: Schedule(0.0))
     magnet_rate: float = 1.0  # the magnet's step toward the learner's logits after each update (1: the rollout's)
     magnet_every: int = 0  # > 0: instead, the magnet becomes a copy of the learner every this many updates
+    soft_values: bool = False  # exact and closed modes: Q includes the later states' regularisers (``regularised``)
     policy_net: str = ""  # "": the table; "TRUNK:W1,W2": an ActorCritic's policy on each state's env observation
     compact_obs: bool = False  # the network sees only the observation's columns that vary over the tree
     value_learning_rate: float = 0.0  # the value table's (0: learning_rate)
@@ -434,6 +447,8 @@ class TabularControl:
     def __init__(self, tree: Tree, config: ControlConfig) -> None:
         if config.mode not in ("sampled", "exact", "closed"):
             raise ValueError(f"mode must be sampled, exact or closed, not {config.mode!r}")
+        if config.soft_values and config.mode == "sampled":
+            raise ValueError("soft_values needs the exact values: mode exact or closed, not sampled")
         if config.mode == "closed" and config.policy_net:
             raise ValueError("the closed-form MMD step needs the table, not a network")
         self.tree, self.config = tree, config
@@ -679,6 +694,10 @@ class TabularControl:
         policy = self.policy()
         ev = evaluate(self.tree, policy)
         self.average += ev.own_reach[:, None] * policy
+        if c.soft_values:
+            reg = kl_coef * kl(policy, np.maximum(self.magnet_policy().numpy(), 1e-300)) - ent_coef * entropy(policy)
+            soft = evaluate(regularised(self.tree, reg), policy)
+            ev = replace(ev, q=soft.q, v=soft.v)
         row: dict[str, float] = {"ent_coef": ent_coef, "kl_coef": kl_coef, "learning_rate": self.learning_rate()}
         if c.mode in ("exact", "closed"):
             if c.mode == "exact":

@@ -148,3 +148,27 @@ def test_closed_form_mmd_with_a_refreshed_magnet_converges(tree):
     rows = tc.TabularControl(tree, config).run()
     assert rows[-1]["exploitability"] < 0.05
     assert rows[-1]["value_seat0"] == pytest.approx(-1 / 9, abs=0.02)
+
+
+def test_soft_values_charge_each_seats_regulariser_to_its_own_utility(tree):
+    rng = np.random.default_rng(5)
+    policy = rng.random(tree.mask.shape) * tree.mask
+    policy /= policy.sum(1, keepdims=True)
+    reg = rng.random(tree.num_infostates)
+    hard, soft = tc.evaluate(tree, policy), tc.evaluate(tc.regularised(tree, reg), policy)
+    # the first seat pays its own states' terms and collects the second's, each weighted by its visit
+    sign = np.where(tree.player == 0, -1.0, 1.0)
+    assert soft.value == pytest.approx(hard.value + (sign * hard.visit * reg).sum(), abs=1e-9)
+    # a state's Q holds the later states' terms but not its own
+    state = int(np.flatnonzero((tree.player == 1) & (hard.visit > 0))[0])
+    bumped = reg.copy()
+    bumped[state] += 1.0
+    again = tc.evaluate(tc.regularised(tree, bumped), policy)
+    assert again.q[state] == pytest.approx(soft.q[state], abs=1e-12)
+    assert again.value == pytest.approx(soft.value + hard.visit[state], abs=1e-9)
+    assert np.abs(again.q - soft.q).max() > 1e-6  # the states before it see the change
+
+
+def test_soft_values_need_exact_expectations(tree):
+    with pytest.raises(ValueError, match="soft_values"):
+        tc.TabularControl(tree, exact_config(mode="sampled", soft_values=True))
