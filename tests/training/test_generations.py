@@ -160,3 +160,19 @@ def test_the_command_refuses_a_second_league_in_one_folder_and_a_changed_resume(
     with pytest.raises(SystemExit) as exited:
         main(["league", "liars_dice_v0", "--out", str(tmp_path / "other"), "--players", "1,2"])
     assert exited.value.code == 2 and "is for 2-6 players, not 1" in capsys.readouterr().err
+
+
+def test_plot_draws_a_leagues_gain_per_generation(tmp_path):
+    pytest.importorskip("matplotlib")
+    from bidbluff.training.plot import plot_run
+
+    rows_ = [
+        {"generation": k, "games": 2016, "win_share": share, "ci_low": share - 0.02, "ci_high": share + 0.02,
+         "equal_share": 0.25, "gain": share - 0.25}
+        for k, share in ((1, 0.40), (2, 0.33), (3, 0.29))
+    ]  # fmt: skip
+    with (tmp_path / "generations.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, CSV_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows_)
+    assert plot_run(tmp_path) == [tmp_path / "plots" / "league.png"]
