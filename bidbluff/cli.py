@@ -683,6 +683,58 @@ def train_command(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- league -----------------------------------------------------------------------
+def league_parser(sub: Subparsers) -> None:
+    try:
+        from bidbluff.training.configs import add_config_options
+        from bidbluff.training.generations import LEAGUE
+    except ImportError as missing:
+        needs_extra(sub, "league", "the league method: a main agent against a league of its exploiters", missing)
+        return
+
+    league = sub.add_parser(
+        "league",
+        help="the league method: a main agent trained generation by generation against a league that keeps "
+        "adding exploiters of it; each generation's learned-exploiter gain in generations.csv",
+        description="Each generation: the main agent trains --main-steps decisions in self-play with the "
+        "equilibrium recipe's regularisation, --pool-fraction of its seats drawn from the league (--baselines, "
+        "past main snapshots, every exploiter), each game at a table size from --players (and in liars_dice_v0 "
+        "a dice count from --dice); it is frozen; an exploiter started from it trains --exploiter-steps "
+        "decisions against copies of it and plays them --eval-games fairly seated games at --eval-players; "
+        "snapshot and exploiter join the league.  --resume continues after any stop (docs/league.md).",
+    )
+    league.add_argument("env", choices=envs.ENVS)
+    add_config_options(league, LEAGUE, skip=("env", "env_options"))
+    add_env_options(league)
+    league.add_argument("--resume", action="store_true", help="continue the league in --out after any stop")
+    league.add_argument("--no-progress", action="store_true", help="no progress bars")
+    league.set_defaults(run=league_command)
+
+
+def league_command(args: argparse.Namespace) -> int:
+    from bidbluff.training.configs import build_config, run_folder
+    from bidbluff.training.generations import LEAGUE
+    from bidbluff.training.progress import config_table
+    from bidbluff.training.run import RunInterruptedError
+
+    options = env_options(args)
+    skip = {"env", "command", "run", "resume", "no_progress", "option", "env_options"}
+    given = {k: v for k, v in vars(args).items() if k not in skip}
+    if options:
+        given["env_options"] = options
+    out = run_folder(LEAGUE, args.env, given.get("out"))
+    config = build_config(LEAGUE, args.env, {**given, "out": str(out)}, args.resume)
+    console = Console()
+    console.print(config_table(config, title=f"bidbluff league {args.env} (also in {out}/config.json)"))
+    try:
+        main_agent = LEAGUE.run(config, resume=args.resume, progress_bar=not args.no_progress)
+    except RunInterruptedError as stopped:
+        print(f"{stopped.signal_name}: the league stopped; {out} keeps what is done (--resume continues)", flush=True)
+        return 130
+    print(f"main agent: {main_agent}; per generation: {out / 'generations.csv'} (plot: bidbluff plot {out})")
+    return 0
+
+
 # -- plot -------------------------------------------------------------------------
 def plot_parser(sub: Subparsers) -> None:
     plot = sub.add_parser(
@@ -717,6 +769,7 @@ COMMANDS = (
     serve_parser,
     train_parser,
     selfplay_parser,
+    league_parser,
     plot_parser,
 )
 

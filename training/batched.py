@@ -40,6 +40,8 @@ format that this trainer wrote before.
 size from the list when it starts (one network serves all: the observation and
 action shapes are the same at every table size); a size listed twice is drawn
 twice as often (``2,2,4``).  Checkpoints are evaluated at the largest size.
+``--draw-options`` does the same for setup options (``{"dice": [1, 2, 3, 4, 5]}``);
+evaluations play ``--env-options``.
 
 Run layout (``--out``, default ``runs/<env>-batched``): ``config.json``,
 ``progress.csv`` (a row per rollout: speed, time split, episode stats, losses,
@@ -85,6 +87,13 @@ class BatchedConfig:
         },
     )
     env_options: dict[str, Any] = field(default_factory=dict, metadata={"help": "env options as JSON"})
+    draw_options: dict[str, Any] = field(
+        default_factory=dict,
+        metadata={
+            "help": 'setup options each game draws when it starts, a list of values per option, as JSON: {"dice": '
+            "[1, 2, 3]} (liars_dice_v0 across dice counts; one network reads every table)"
+        },
+    )
     opponents: list[str] = field(
         default_factory=lambda: ["heuristic"],
         metadata={
@@ -348,6 +357,9 @@ class BatchedTrainer:
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size", "n_epochs", "checkpoint_every"):
             if getattr(config, name) < 1:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
+        for key, values in config.draw_options.items():
+            if not isinstance(values, list) or not values:
+                raise ValueError(f"draw_options {key}: a non-empty list of values to draw from, not {values!r}")
         self.config = config
         self.progress_bar = progress_bar
         game = envs.game(config.env, **config.env_options)
@@ -445,7 +457,10 @@ class BatchedTrainer:
             seats = seat_table(self.rng, n, self.config.pool_fraction, lambda: self.league.draw(self.rng))
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
         table.players = [self.league.baselines.get(s) for s in seats]
-        table.env.reset(seed=int(self.rng.integers(2**31 - 1)))
+        seed = int(self.rng.integers(2**31 - 1))
+        # no draw without draw_options: a run without them keeps its stream of deals
+        drawn = {key: values[int(self.rng.integers(len(values)))] for key, values in self.config.draw_options.items()}
+        table.env.reset(seed=seed, options=drawn or None)
         bind_all([p for p in table.players if p is not None], table.env)
 
     def _finish(self, table: Table, truncated: bool) -> None:

@@ -186,7 +186,7 @@ def build_config(chosen: Trainer, env: str, given: dict[str, Any], resume: bool)
     if foreign:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(foreign))
         raise SystemExit(f"{flags}: not an option of the {chosen.name} trainer")
-    if isinstance(given.get("players"), list) and chosen.name not in ("batched", "rllib"):
+    if isinstance(given.get("players"), list) and chosen.name not in ("batched", "rllib", "league"):
         raise SystemExit(
             "--players: a list of table sizes needs the batched trainer or the rllib one (selfplay "
             "--trainer batched|rllib)"

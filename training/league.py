@@ -121,9 +121,13 @@ class League:
     def next_snapshot_name(self, steps: int) -> str:
         return snapshot_name(len(self.snapshots) + 1, steps)
 
-    def add_snapshot(self, path: str | Path, steps: int, player: Any) -> str:
-        """Checkpoint ``path`` joins the pool as its newest generation; ``player`` plays it."""
-        name = self.next_snapshot_name(steps)
+    def add_snapshot(self, path: str | Path, steps: int, player: Any, name: str | None = None) -> str:
+        """Checkpoint ``path`` joins the pool as its newest generation; ``player`` plays it.  ``name``: its
+        name in the pool (default ``gen<k>@<steps>``; the league method names its members ``main-1``,
+        ``exploiter-1``, ...)."""
+        name = name or self.next_snapshot_name(steps)
+        if any(s["name"] == name for s in self.snapshots):
+            raise ValueError(f"the league holds a snapshot named {name} already")
         self.snapshots.append({"name": name, "path": str(path), "steps": int(steps)})
         self.snapshot_players[name] = player
         self._forget_old()

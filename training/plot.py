@@ -9,6 +9,9 @@ Reads the run's ``progress.csv`` and ``eval.csv`` (both trainers write them) and
   and the share a seat of equal strength would have as a dashed line;
 - ``losses.png``: policy and value losses (and the imitation loss when there is one);
 - ``entropy.png``: the policy's entropy (SB3 logs its negative, ``entropy_loss``: drawn as entropy);
+- ``league.png``, for a league's folder (``bidbluff league``: ``generations.csv``): each generation's
+  learned-exploiter gain over the equal share with its 95% interval as a band (and the main agent's win share
+  against heuristics, when measured);
 - ``exploitability.png``, when the run measured it (``--exploitability``: ``exploitability.csv``): the
   sampled policy's exact exploitability against steps, the trainer's CPU minutes and wall-clock minutes, on a log
   scale, with the 0.05 and 0.01 lines of the equilibrium recipe's target.
@@ -83,8 +86,11 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> list[Path]:
 
     run = Path(run_dir)
     progress, evals = _rows(run / "progress.csv"), _rows(run / "eval.csv")
-    if not progress and not evals:
-        raise FileNotFoundError(f"{run}: no progress.csv or eval.csv (not a training run's directory?)")
+    generations = _rows(run / "generations.csv")
+    if not progress and not evals and not generations:
+        raise FileNotFoundError(
+            f"{run}: no progress.csv or eval.csv, nor a league's generations.csv (not a run's directory?)"
+        )
     target = Path(out) if out is not None else run / "plots"
     target.mkdir(parents=True, exist_ok=True)
     written = []
@@ -123,6 +129,8 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> list[Path]:
         ax.grid(alpha=0.3)
         ax.legend()
         save(fig, "win_share.png")
+    if generations:
+        save(league_figure(plt, generations, run.name), "league.png")
     exploits = _rows(run / "exploitability.csv")
     if exploits:
         fig, (by_step, by_cpu, by_wall) = plt.subplots(1, 3, figsize=(15, 4), sharey=True)
@@ -144,3 +152,32 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> list[Path]:
         fig.suptitle(f"Exploitability - {run.name}")
         save(fig, "exploitability.png")
     return written
+
+
+def league_figure(plt: Any, rows: list[dict[str, str]], name: str) -> Any:
+    """A league's learned-exploiter gain per generation, its 95% interval as a band, zero dashed."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    kept = [row for row in rows if _number(row.get("gain")) is not None]
+    index = [int(row["generation"]) for row in kept]
+    equal = [float(row["equal_share"]) for row in kept]
+    gain = [float(row["gain"]) for row in kept]
+    low = [float(row["ci_low"]) - e for row, e in zip(kept, equal, strict=True)]
+    high = [float(row["ci_high"]) - e for row, e in zip(kept, equal, strict=True)]
+    (line,) = ax.plot(index, gain, marker="o", label="learned exploiter's gain over 1/n (95% CI)")
+    ax.fill_between(index, low, high, color=line.get_color(), alpha=0.2)
+    beaten = [(i, row) for i, row in zip(index, kept, strict=True) if _number(row.get("heuristic_win_share"))]
+    if beaten:
+        ax.plot(
+            [i for i, _ in beaten],
+            [float(row["heuristic_win_share"]) - float(row["equal_share"]) for _, row in beaten],
+            marker="s",
+            linestyle=":",
+            label="main agent vs heuristics: win share - 1/n",
+        )
+    ax.axhline(0.0, color="grey", linestyle="--", linewidth=0.8)
+    ax.set(title=f"League: the main agent's exploitability by generation - {name}", xlabel="generation")
+    ax.set(ylabel="gain over the equal share")
+    ax.set_xticks(index)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return fig
