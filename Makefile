@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup run test test-slow lint bench serve play clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt setup.py envs/core/_speedups.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)

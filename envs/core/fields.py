@@ -35,6 +35,7 @@ from math import prod
 
 import numpy as np
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.core.codec import positions
 
 
@@ -199,7 +200,18 @@ class Layout:
         The division is float32's: for whole numbers (counts, coins) it rounds to the same float32 as
         ``min(value / scale, 1)`` in Python floats would (a float32 quotient of float32 operands is correctly
         rounded, and rounding the float64 quotient to float32 is too), so the vector does not depend on how
-        the encoder gathered it; a fractional value is rounded to float32 before it is divided."""
+        the encoder gathered it; a fractional value is rounded to float32 before it is divided.
+
+        One C call (``_speedups.scaled``) where the kernels are built; ``encode_python`` is the reference."""
+        kernels = speedups.active
+        if kernels is None:
+            return self.encode_python(counted, at, values)
+        out = np.zeros(self.size, np.float32)
+        kernels.scaled(out, self._value_scales, counted, at, values)
+        return out
+
+    def encode_python(self, counted: list[int], at: list[int], values: list[float]) -> np.ndarray:
+        """``encode`` in numpy: the reference the compiled kernel is tested against."""
         raw = np.bincount(positions(counted), minlength=self.size).astype(np.float32)
         raw[positions(at)] = values
         raw /= self._value_scales

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
 from bidbluff.envs.core.fields import Block, Field, Layout
 from bidbluff.envs.liars_dice.game import MAX_DICE, MAX_PLAYERS, MAX_QUANTITY, BettingGameState
@@ -162,7 +163,44 @@ _CREW_SCALE, _DICE_SCALE, _IN_PLAY_SCALE, _QUANTITY_SCALE = map(
 
 
 def encode(state: BettingGameState, seat: int) -> np.ndarray:
-    # A few dozen values in 1,308: single writes beat building index arrays at this size.
+    """``seat``'s observation: one C call (``_speedups.liars_dice``) where the kernels are built, else
+    ``encode_python``."""
+    kernels = speedups.active
+    if kernels is None:
+        return encode_python(state, seat)
+    betting = state.round
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    cups = betting.cups
+    kernels.liars_dice(out, None, cups[seat], cups, betting.bettors, state.num_players, seat, None, betting.bids)
+    return out
+
+
+def encode_compact(state: BettingGameState, seat: int, columns: np.ndarray) -> np.ndarray:
+    """``encode(state, seat)[columns]`` (``columns``: a ``compact_columns`` array), written straight into the
+    short vector where the kernels are built."""
+    kernels = speedups.active
+    if kernels is None:
+        return encode_python(state, seat)[columns]
+    betting = state.round
+    out = np.zeros(len(columns), dtype=np.float32)
+    cups = betting.cups
+    kernels.liars_dice(
+        out,
+        _remap(columns),
+        cups[seat],
+        cups,
+        betting.bettors,
+        state.num_players,
+        seat,
+        None,  # the dice in play, counted from the cups
+        betting.bids,
+    )
+    return out
+
+
+def encode_python(state: BettingGameState, seat: int) -> np.ndarray:
+    """``encode`` in numpy, the reference.  A few dozen values in 1,308: single writes beat building index
+    arrays at this size."""
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     betting = state.round
     n = state.num_players
@@ -197,6 +235,45 @@ def encode(state: BettingGameState, seat: int) -> np.ndarray:
         for who, q, f in bids:
             out[_HISTORY_AT + ((q - 1) * FACE_SLOTS + f - 1) * MAX_PLAYERS + (who - seat) % n] = 1.0
     return out
+
+
+if speedups.kernels is not None:
+    speedups.kernels.liars_dice_layout(
+        (
+            OBSERVATION_SIZE,
+            _CREW,
+            _CREW_FACES,
+            SEAT,
+            _PRESENT,
+            _BETTOR,
+            _DICE,
+            _IN_PLAY,
+            _LAST_QUANTITY,
+            _LAST_FACE,
+            _HISTORY_AT,
+            FACE_SLOTS,
+            MAX_PLAYERS,
+        ),
+        (_CREW_SCALE, _DICE_SCALE, _IN_PLAY_SCALE, _QUANTITY_SCALE),
+        [_SPECIAL_AT.get(kind, -1) for kind in range(max(_SPECIAL_AT) + 1)],
+        [_SEAT_SPECIAL_AT.get(kind, -1) for kind in range(max(_SEAT_SPECIAL_AT) + 1)],
+    )
+
+_REMAPS: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # id(columns) -> (columns, its remap); columns kept alive
+
+
+def _remap(columns: np.ndarray) -> np.ndarray:
+    """Each full position's place in the compact vector of ``columns`` (-1: none), kept per columns array."""
+    kept = _REMAPS.get(id(columns))
+    if kept is not None and kept[0] is columns:
+        return kept[1]
+    if len(_REMAPS) >= 64:
+        _REMAPS.clear()
+    remap = np.full(OBSERVATION_SIZE, -1, np.intp)
+    remap[columns] = np.arange(len(columns))
+    remap.flags.writeable = False
+    _REMAPS[id(columns)] = (columns, remap)
+    return remap
 
 
 OBSERVATIONS = ("full", "compact")

@@ -156,8 +156,9 @@ class LiarsDiceGame(Game):
         return render_state(state, seat)
 
     def encode(self, state: BettingGameState, seat: int) -> np.ndarray:
-        full = ld_codec.encode(state, seat)
-        return full if self.columns is None else full[self.columns]
+        if self.columns is None:
+            return ld_codec.encode(state, seat)
+        return ld_codec.encode_compact(state, seat, self.columns)
 
     def action_to_id(self, state: GameState, action: Action, seat: int) -> int:
         return ld_codec.action_to_id(action)

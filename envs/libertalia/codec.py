@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind, positions
 from bidbluff.envs.core.fields import Block, Field, Layout
 from bidbluff.envs.libertalia.content import BAG, BOOTY_NAMES, CHARACTERS, DAYS, NUM_RANKS
@@ -228,13 +229,39 @@ _DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
 def encode(state: LibertaliaState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cards, and only public facts about the others.
 
-    Values are gathered in Python lists and written in two numpy calls: one for
-    the counts and scores (``at`` / ``value``), one for the 1s (``ones``).
+    Where the kernels are built, one C call (``_speedups.libertalia``) writes the seat blocks and the
+    public tables (``_public``'s part) with what ``_decision`` gathers; else ``encode_python``.
     """
+    kernels = speedups.active
+    if kernels is None:
+        return encode_python(state, seat)
+    ones: list[int] = []
+    at: list[int] = []
+    value: list[float] = []
+    _decision(state, seat, ones, at, value)
+    acted = len(state.ship[: state.cursor]) if state.phase in (PARROT, DAY) else 0
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    kernels.libertalia(out, state, seat, acted, ones, at, value)
+    return out
+
+
+def encode_python(state: LibertaliaState, seat: int) -> np.ndarray:
+    """``encode`` in numpy, the reference: values gathered in Python lists and written in two numpy calls,
+    one for the counts and scores (``at`` / ``value``), one for the 1s (``ones``)."""
     ones: list[int] = []  # positions set to 1
     at: list[int] = []  # positions of the other values ...
     value: list[float] = []  # ... and the values, clipped at 1 below
+    _public(state, seat, ones, at, value)
+    _decision(state, seat, ones, at, value)
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out[positions(at)] = value
+    np.minimum(out, 1.0, out=out)  # counts are clipped at 1
+    out[positions(ones)] = 1.0
+    return out
+
+
+def _public(state: LibertaliaState, seat: int, ones: list[int], at: list[int], value: list[float]) -> None:
+    """The seat blocks, the days' booty, the bag and the undealt ranks (``_speedups.libertalia``'s part)."""
     n = state.num_players
     acted = _acted_seats(state)
     ship_of = {owner: rank for owner, rank in state.ship}
@@ -272,14 +299,6 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
                 value.append(count / _DEN_BOOTY_SCALE)
         at += (base + _DOUBLOONS, base + _SCORE)
         value += (state.doubloons[s] / _DOUBLOONS_SCALE, state.score[s] / _SCORE_SCALE)
-    ones += (_CAMPAIGN + min(state.campaign, 2), _DAY + min(state.day, DAYS - 1))
-    if state.phase in _PHASE_INDEX:
-        ones.append(_PHASE + _PHASE_INDEX[state.phase])
-    if state.pending:
-        ones.append(_DECISION + _DECISION_INDEX[state.pending[0]])
-    if state.phase == DUSK:
-        at += (_PICKS_LEFT, _OFFICER)
-        value += (max(0, state.dusk_picks) / _PICKS_SCALE, float(state.dusk_officer))
     for day, row in enumerate(state.booty_days):
         for t, count in enumerate(row):
             if count:
@@ -290,7 +309,20 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
             at.append(_BAG + t)
             value.append(count / _BAG_SCALE)
     ones += [_UNDEALT - 1 + r for r in state.undealt]
+
+
+def _decision(state: LibertaliaState, seat: int, ones: list[int], at: list[int], value: list[float]) -> None:
+    """The campaign, the day, the phase, the open decision and what it offers the observer."""
+    ones += (_CAMPAIGN + min(state.campaign, 2), _DAY + min(state.day, DAYS - 1))
+    if state.phase in _PHASE_INDEX:
+        ones.append(_PHASE + _PHASE_INDEX[state.phase])
+    if state.pending:
+        ones.append(_DECISION + _DECISION_INDEX[state.pending[0]])
+    if state.phase == DUSK:
+        at += (_PICKS_LEFT, _OFFICER)
+        value += (max(0, state.dusk_picks) / _PICKS_SCALE, float(state.dusk_officer))
     if state.pending and state.pending[1] == seat:
+        n = state.num_players
         for action in state.legal_actions():
             if action[0] in _TARGETED:
                 rel = (action[1] - seat) % n
@@ -299,10 +331,32 @@ def encode(state: LibertaliaState, seat: int) -> np.ndarray:
                 ones.append(_OPTION_RANKS + action[1] - 1)
             else:
                 ones.append(_OPTION_TOKENS + action[1])
-    out[positions(at)] = value
-    np.minimum(out, 1.0, out=out)  # counts are clipped at 1
-    out[positions(ones)] = 1.0
-    return out
+
+
+if speedups.kernels is not None:
+    speedups.kernels.libertalia_layout(
+        (
+            OBSERVATION_SIZE,
+            SEAT_SIZE,
+            _COLOUR,
+            _HAND,
+            _UNSEEN,
+            _DISCARD,
+            _DEN,
+            _DEN_BOOTY,
+            _SHIP,
+            _ACTED,
+            _HAS_CHOSEN,
+            _CHOSEN,
+            _DOUBLOONS,
+            _SCORE,
+            _BOOTY_DAYS,
+            _BAG,
+            _UNDEALT,
+            TOKENS,
+        ),
+        (_UNSEEN_SCALE, _DEN_BOOTY_SCALE, _DOUBLOONS_SCALE, _SCORE_SCALE, _BOOTY_DAYS_SCALE, _BAG_SCALE),
+    )
 
 
 def _acted_seats(state: LibertaliaState) -> set[int]:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.core.codec import Action, ActionCodec, ActionKind
 from bidbluff.envs.core.fields import Block, Field, Layout
 from bidbluff.envs.spytails.content import (
@@ -284,6 +285,8 @@ class _Seating:
     present: tuple[int, ...]  # the ``present`` bit of every seat at the table
     piles: np.ndarray  # where each card pile ``encode`` counts goes, in the order it lists them
     values: np.ndarray  # where each scalar ``encode`` computes goes, in its order
+    pile_at: tuple[int, ...]  # ``piles`` and ``values`` as tuples: what the compiled kernel reads
+    value_at: tuple[int, ...]
 
 
 def _seating(n: int, seat: int) -> _Seating:
@@ -291,11 +294,14 @@ def _seating(n: int, seat: int) -> _Seating:
     piles = [b + f for b in base for f in (_HAND, _HIDDEN, _DISCARD)]
     piles += [b + _PLAYED for b in base] + [_DISPLAY, _UNSEEN, _KNOWN, _SELECTION]
     values = [b + f for b in base for f in (_INFLUENCE, _STAKE, _LEVERAGE, _HAND_SIZE, _DECK_SIZE)]
+    values += [_SPECIAL_SIZE, _SUPPLY]
     return _Seating(
         base=base,
         present=tuple(rel * SEAT_SIZE for rel in range(n)),
         piles=np.array(piles, np.intp),
-        values=np.array([*values, _SPECIAL_SIZE, _SUPPLY], np.intp),
+        values=np.array(values, np.intp),
+        pile_at=tuple(piles),
+        value_at=tuple(values),
     )
 
 
@@ -306,9 +312,38 @@ _NO_CARDS: list[int] = []
 def encode(state: SpytailsState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cards, and only public facts about the others.
 
-    Every card pile is counted in one ``bincount`` (each pile's cards shifted by where it goes) and
-    scaled by one lookup; the one-hots and the scalars are gathered in lists and written in one ``put``
-    each (numpy's per-call cost, not the values, is what an observation of this size spends)."""
+    The card piles, the one-hots and the scalars are gathered in lists (``_gather``) and written in one C
+    call (``_speedups.piles``) where the kernels are built, else by ``encode_python``."""
+    kernels = speedups.active
+    if kernels is None:
+        return encode_python(state, seat)
+    table, piles, hot, values = _gather(state, seat)
+    out = _EMPTY.copy()
+    kernels.piles(out, _COPY, piles, table.pile_at, hot, table.value_at, values)
+    return out
+
+
+def encode_python(state: SpytailsState, seat: int) -> np.ndarray:
+    """``encode`` in numpy, the reference: every card pile is counted in one ``add.at`` (each pile's cards
+    shifted by where it goes); the one-hots and the scalars are written in one ``put`` each (numpy's per-call
+    cost, not the values, is what an observation of this size spends)."""
+    table, piles, hot, values = _gather(state, seat)
+    cards: list[int] = []
+    for pile in piles:
+        cards += pile
+    at = table.piles.repeat(list(map(len, piles)))
+    at += np.frombuffer(bytearray(cards), np.uint8)  # card types fit a byte: the cheapest way into numpy
+    out = _EMPTY.copy()
+    np.add.at(out, at, _COPY)
+    out.put(hot, 1.0)
+    out.put(table.values, values)
+    np.minimum(out, 1.0, out=out)
+    return out
+
+
+def _gather(state: SpytailsState, seat: int) -> tuple[_Seating, list[list[int]], list[int], list[float]]:
+    """``seat``'s view as card piles (in ``table.piles``' order), positions set to 1 (``hot``) and the
+    scalars (in ``table.values``' order)."""
     n = state.num_players
     table = _SEATINGS[n, seat]
     base = table.base
@@ -421,14 +456,4 @@ def encode(state: SpytailsState, seat: int) -> np.ndarray:
         hot.append(_OPTIONS + 1)
     if revealed:
         hot.append(_REVEALED)
-    cards: list[int] = []
-    for pile in piles:
-        cards += pile
-    at = table.piles.repeat(list(map(len, piles)))
-    at += np.frombuffer(bytearray(cards), np.uint8)  # card types fit a byte: the cheapest way into numpy
-    out = _EMPTY.copy()
-    np.add.at(out, at, _COPY)
-    out.put(hot, 1.0)
-    out.put(table.values, values)
-    np.minimum(out, 1.0, out=out)
-    return out
+    return table, piles, hot, values

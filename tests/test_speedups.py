@@ -1,0 +1,118 @@
+"""The compiled observation kernels (``envs/core/_speedups.c``) against the pure-Python encoders they stand in
+for: the same bytes on random states of every env and option table, for every seat, and the same masks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from bidbluff import envs
+from bidbluff.envs.core import speedups
+from bidbluff.envs.core.fields import Block, Field, Layout
+
+MAX_STEPS = 20_000
+
+
+def test_the_kernels_are_built():
+    """A checkout or install whose C build failed runs the envs on the pure-Python path (same observations,
+    slower): this test makes that visible instead of silent."""
+    assert speedups.kernels is not None, (
+        f"bidbluff.envs.core._speedups is not built ({speedups.missing}): reinstall with a C compiler and "
+        "Python's headers present (pip install -e .)"
+    )
+
+
+def observed(env) -> list[tuple[bytes, bytes]]:
+    """Every seat's observation and mask, as bytes."""
+    return [(o["observation"].tobytes(), o["action_mask"].tobytes()) for o in map(env.observe, env.possible_agents)]
+
+
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_compiled_observations_equal_python_ones(env_name, num_players, env_options, monkeypatch):
+    monkeypatch.setattr(speedups, "active", speedups.kernels)  # compiled, even under BIDBLUFF_PURE_PYTHON=1
+    rng = np.random.default_rng(num_players)
+    env = envs.make(env_name, raw=True, num_players=num_players, **env_options)
+    compared = 0
+    for game in range(2 if num_players <= 3 else 1):
+        env.reset(seed=1000 + game)
+        for name in env.agent_iter(MAX_STEPS):
+            if rng.random() < 0.5 or env.terminations[name] or env.truncations[name]:  # every other state, all seats
+                fast = observed(env)
+                with speedups.python_path():
+                    reference = observed(env)
+                assert fast == reference, f"{env_name} {num_players}p {env_options}: step {compared}"
+                compared += 1
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert compared > 0
+
+
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_kernels_keep_numpys_edges(monkeypatch):
+    """Values rounded to float32 as numpy casts them, counts summed, scales divided, clipping at 1, negative
+    positions counted from the end, and a position outside the vector refused, on both paths."""
+    monkeypatch.setattr(speedups, "active", speedups.kernels)
+    layout = Layout(
+        Block("seat", (Field("gold", 3, scale=80), Field("flag")), count=2),
+        Block("shared", (Field("count", 4, scale=3), Field("share", scale=7))),
+    )
+    gold, flag, count, share = (layout.offset(f) for f in ("gold", "flag", "count", "share"))
+    counted = [flag, count, count, count + 1, count + 1, count + 1, count + 1, np.int64(count + 2)]
+    at, values = [gold, gold + 1, gold + 2, share, 4 + gold], [37, 0.1, 1e9, 1 / 3, -5]
+    fast = layout.encode(counted, at, values)
+    assert fast.tobytes() == layout.encode_python(counted, at, values).tobytes()
+    for bad in ([layout.size], [-1]):
+        with pytest.raises(ValueError):
+            layout.encode(bad, [], [])
+        with pytest.raises(ValueError):
+            layout.encode_python(bad, [], [])
+    kernels = speedups.kernels
+    for ones, at, values in (([3, -1, 7], [0, 5, 5, -2], [0.3, 7.0, 0.7, 2]), ([], [9], [np.float32(0.1)])):
+        out = np.zeros(10, np.float32)
+        kernels.clipped(out, ones, at, values)
+        reference = np.zeros(10, np.float32)
+        reference[np.array(at, np.intp)] = values
+        np.minimum(reference, 1.0, out=reference)
+        reference[np.array(ones, np.intp)] = 1.0
+        assert out.tobytes() == reference.tobytes()
+    with pytest.raises(IndexError):
+        kernels.clipped(np.zeros(10, np.float32), [10], [], [])
+    with pytest.raises(IndexError):
+        kernels.clipped(np.zeros(10, np.float32), [], [-11], [1.0])
+    with pytest.raises(TypeError):
+        kernels.clipped(np.zeros(10, np.float64), [], [], [])
+    with pytest.raises(ValueError):
+        kernels.piles(np.zeros(10, np.float32), 0.5, [[1]], [0, 1], [], [], [])
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k != speedups.ENV_VAR} | env
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)
+
+
+def test_the_environment_variable_selects_the_python_path():
+    probe = "from bidbluff.envs.core import speedups; print(speedups.compiled())"
+    assert _python(probe, **{speedups.ENV_VAR: "1"}).stdout.strip() == "False"
+    if speedups.kernels is not None:
+        assert _python(probe).stdout.strip() == "True"
+
+
+def test_without_the_built_module_the_envs_warn_and_run_in_python():
+    code = (
+        "import sys; sys.modules['bidbluff.envs.core._speedups'] = None\n"  # as if it had not been built
+        "from bidbluff.envs import libertalia_v0\n"
+        "from bidbluff.envs.core import speedups\n"
+        "env = libertalia_v0.env(); env.reset(seed=0)\n"
+        "print(speedups.compiled(), env.last()[0]['observation'].shape)\n"
+    )
+    run = _python(code)
+    assert run.stdout.split() == ["False", "(1334,)"]
+    assert "not built" in run.stderr and "RuntimeWarning" in run.stderr
+    assert "not built" not in _python(code, **{speedups.ENV_VAR: "1"}).stderr, "the variable silences the warning"
