@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -642,13 +643,26 @@ def selfplay_parser(sub: Subparsers) -> None:
     league.set_defaults(run=train_command)
 
 
+def configured(chosen: Any, args: argparse.Namespace, given: dict[str, Any]) -> tuple[Path, Any, Console]:
+    """The run folder and the config of ``chosen`` for the flags ``given`` (reloaded with --resume), its table
+    printed: what every training command does before it runs."""
+    from bidbluff.training.configs import build_config, run_folder
+    from bidbluff.training.progress import config_table
+
+    out = run_folder(chosen, args.env, given.get("out"))
+    config = build_config(chosen, args.env, {**given, "out": str(out)}, args.resume)
+    console = Console()
+    console.print(config_table(config, title=f"bidbluff {args.command} {args.env} (also in {out}/config.json)"))
+    return out, config, console
+
+
 def train_command(args: argparse.Namespace) -> int:
     """``bidbluff train`` and ``bidbluff selfplay``: build (or, with --resume, reload) the config and run.
 
     SIGINT (Ctrl-C) or SIGTERM: the run saves a checkpoint and final.zip, one line says so, exit code 130.
     """
-    from bidbluff.training.configs import build_config, run_folder, trainer, with_recipe
-    from bidbluff.training.progress import config_table, final_steps, summary
+    from bidbluff.training.configs import trainer, with_recipe
+    from bidbluff.training.progress import final_steps, summary
     from bidbluff.training.run import RunInterruptedError
 
     chosen = trainer("train" if args.command == "train" else args.trainer)
@@ -661,10 +675,7 @@ def train_command(args: argparse.Namespace) -> int:
         if chosen.name != "batched":
             raise SystemExit(f"--recipe {args.recipe}: a recipe of the batched trainer, not of --trainer {chosen.name}")
         given = with_recipe(args.recipe, given)
-    out = run_folder(chosen, args.env, given.get("out"))
-    config = build_config(chosen, args.env, {**given, "out": str(out)}, args.resume)
-    console = Console()
-    console.print(config_table(config, title=f"bidbluff {args.command} {args.env} (also in {out}/config.json)"))
+    out, config, console = configured(chosen, args, given)
     try:
         final = chosen.run(config, resume=args.resume, progress_bar=not args.no_progress)
     except RunInterruptedError as stopped:
@@ -712,9 +723,7 @@ def league_parser(sub: Subparsers) -> None:
 
 
 def league_command(args: argparse.Namespace) -> int:
-    from bidbluff.training.configs import build_config, run_folder
     from bidbluff.training.generations import LEAGUE
-    from bidbluff.training.progress import config_table
     from bidbluff.training.run import RunInterruptedError
 
     options = env_options(args)
@@ -722,10 +731,7 @@ def league_command(args: argparse.Namespace) -> int:
     given = {k: v for k, v in vars(args).items() if k not in skip}
     if options:
         given["env_options"] = options
-    out = run_folder(LEAGUE, args.env, given.get("out"))
-    config = build_config(LEAGUE, args.env, {**given, "out": str(out)}, args.resume)
-    console = Console()
-    console.print(config_table(config, title=f"bidbluff league {args.env} (also in {out}/config.json)"))
+    out, config, _ = configured(LEAGUE, args, given)
     try:
         main_agent = LEAGUE.run(config, resume=args.resume, progress_bar=not args.no_progress)
     except RunInterruptedError as stopped:
