@@ -319,6 +319,14 @@ def exploitability_parser(sub: Subparsers) -> None:
     exploit.add_argument("--seconds", type=float, help="learned: also stop its training after this many seconds")
     exploit.add_argument("--games", type=int, default=2_000, help="learned: measuring games (default 2000)")
     exploit.add_argument("--init", default="", help="learned: a checkpoint the exploiter starts from")
+    exploit.add_argument(
+        "--exploiter-options",
+        type=json.loads,
+        default={},
+        metavar="JSON",
+        help='learned: the exploiter\'s batched-trainer options, as JSON (e.g. {"ent_coef": 0.03}); its table, '
+        "opponents, budget and folder are the command's",
+    )
     exploit.add_argument("--out", help="learned: the exploiter's run folder (default runs/exploit-...; resumed)")
     exploit.add_argument("--seed", type=int, default=0, help="the agent's seed (learned: also the run's)")
     exploit.add_argument("--json", metavar="PATH", help="also write the figures as JSON ('-': stdout)")
@@ -342,6 +350,9 @@ def exploitability_command(args: argparse.Namespace) -> int:
     if method == "learned":
         from bidbluff.training.exploiter import learned_exploitability, print_learned
 
+        if not isinstance(args.exploiter_options, dict):
+            raise ValueError(f"--exploiter-options: a JSON object, not {args.exploiter_options!r}")
+
         record = learned_exploitability(
             named_spec(args.agent),
             args.env,
@@ -353,6 +364,7 @@ def exploitability_command(args: argparse.Namespace) -> int:
             seed=args.seed,
             out=args.out,
             init=args.init,
+            **args.exploiter_options,
         )
         if args.json:
             write_text(args.json, json.dumps(record, indent=2) + "\n")

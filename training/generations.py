@@ -45,6 +45,7 @@ from typing import Any
 from bidbluff import agents as agent_lib
 from bidbluff import envs
 from bidbluff.training.configs import RECIPES, Trainer
+from bidbluff.training.exploiter import check_trainer_options
 
 # The equilibrium recipe's regularisation and update; its table, observation, network, horizon and
 # measurements are the league's own (the recipe is for 2 players x 1 die with the compact observation).
@@ -359,17 +360,8 @@ def check(config: LeagueConfig) -> tuple[list[int], list[int]]:
                 env.reset(seed=0, options={"dice": count})
             except ValueError as bad:
                 raise ValueError(f"--dice {count} at {n} players: {bad}") from None
-    from bidbluff.training.batched import BatchedConfig
-
-    fixed = {
-        "env", "players", "env_options", "draw_options", "opponents", "pool_fraction", "pool_max", "pfsp_power",
-        "total_steps", "checkpoint_every", "init", "seed", "out", "learner_seats", "time_limit", "eval_games",
-    }  # fmt: skip
-    known = {f.name for f in dataclasses.fields(BatchedConfig)}
-    for flag, given in (("--main-options", config.main_options), ("--exploiter-options", config.exploiter_options)):
-        if set(given) - known or set(given) & fixed:
-            bad = sorted((set(given) - known) | (set(given) & fixed))
-            raise ValueError(f"{flag}: {', '.join(bad)} not an option the league lets you set there")
+    check_trainer_options("--main-options", config.main_options)
+    check_trainer_options("--exploiter-options", config.exploiter_options)
     for spec in config.baselines:
         agent_lib.make(spec, env_name=config.env)
     if config.init and not Path(config.init).exists():
