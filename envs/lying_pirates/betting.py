@@ -47,6 +47,13 @@ class BettingRules:
     exact: bool = True  # "exactly" calls exist
     first_bid_cap: bool = True  # the first quantity may not exceed the captains in the game
 
+    def __post_init__(self) -> None:
+        # the legal-action caches look the rules up at every decision: hash the fields once, not at each lookup
+        object.__setattr__(self, "_hash", hash((self.wild, self.faces, self.exact, self.first_bid_cap)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
     def to_dict(self) -> dict[str, Any]:
         return {"wild": self.wild, "faces": list(self.faces), "exact": self.exact, "first_bid_cap": self.first_bid_cap}
 
