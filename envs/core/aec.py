@@ -177,10 +177,20 @@ class BoardGameEnv(AECEnv):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``, in one call (the AEC loop's every step)."""
         agent = self.agent_selection
-        if self.game_state is not None and agent not in self.agents:
+        state = self.game_state
+        if state is None:
+            observation = self.observe(agent) if observe else None  # raises the error that says what is wrong
+        elif agent not in self.agents:
             raise ValueError("the game is over and every agent has stepped out: nothing is last; reset() to play again")
+        elif observe:  # ``observe(agent)`` for the acting agent, without its checks: a betting step is a few us
+            observation = {
+                "observation": self.game.encode(state, self._seat_of[agent]),
+                "action_mask": self._mask.copy(),
+            }
+        else:
+            observation = None
         return (
-            self.observe(agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
