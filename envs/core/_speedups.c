@@ -4,7 +4,8 @@
  * numpy's per-call cost, not the few dozen values an observation sets, is what those lines spend.  The Python
  * code stays the reference: envs/core/speedups.py picks these kernels only when this module was built and
  * BIDBLUFF_PURE_PYTHON is not set, and tests/test_speedups.py checks that both paths give the same bytes on
- * random states of every env and option table.
+ * random states of every env and option table.  ``bounded`` draws the betting env's dice as numpy's
+ * Generator.integers does, from the same bit-generator outputs (the deal's own cost is numpy's argument handling).
  *
  * Semantics kept from the numpy reference, value for value:
  * - a value is converted to double (Python's float of it), then rounded to float32, as numpy's cast of a list
@@ -1129,13 +1130,19 @@ static PyObject *bounded(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     PyObject *held = out ? PyObject_CallMethodNoArgs(lock, acquire_name) : NULL;
     if (held != NULL) {
         const uint32_t rng = (uint32_t)(high - 1);
+        int failed = 0;
         for (Py_ssize_t i = 0; i < count; i++) {
             /* high 2**32 is numpy's full-range case: one raw 32-bit output */
             uint32_t v = rng == UINT32_MAX ? bitgen->next_uint32(bitgen->state) : lemire_uint32(bitgen, rng);
-            PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(v));  /* small ints: cached, never NULL */
+            PyObject *item = failed ? NULL : PyLong_FromUnsignedLong(v);
+            if (item == NULL) {  /* out of memory: the list is dropped once the lock is released */
+                item = Py_NewRef(Py_None);
+                failed = 1;
+            }
+            PyList_SET_ITEM(out, i, item);
         }
         PyObject *released = PyObject_CallMethodNoArgs(lock, release_name);
-        if (released == NULL) {
+        if (released == NULL || failed) {
             Py_CLEAR(out);
         }
         Py_XDECREF(released);
