@@ -1,7 +1,8 @@
 """The one compiled module, beside pyproject.toml (which holds everything else).
 
 ``bidbluff.envs.core._speedups`` is plain C against Python's own API (no Cython, no numpy headers): the
-kernels that end the observation encoders.  It is optional: where it cannot be built (no C compiler) the
+kernels that end the observation encoders, and the betting env's dice draw.
+It is optional: where it cannot be built (no C compiler) the
 install still succeeds, and the envs run their pure-Python encoders, with a warning (envs/core/speedups.py).
 """
 

@@ -92,6 +92,28 @@ def test_kernels_keep_numpys_edges(monkeypatch):
         kernels.piles(np.zeros(10, np.float32), 0.5, [[1]], [0, 1], [], [], [])
 
 
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_bounded_draws_are_numpys():
+    """``bounded`` gives ``Generator.integers``' numbers from the same outputs and leaves the generator where
+    numpy leaves it (odd counts included: PCG64 hands out a 64-bit output as two 32-bit halves)."""
+    kernels = speedups.kernels
+    for seed in range(300):
+        ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+        for step in range(4):
+            high = (6, 2, 7, 1000, 2**31 + 5, 2**32)[(seed + step) % 6]
+            count = (seed + step) % 4
+            assert kernels.bounded(ours.bit_generator, high, count) == [
+                int(numpys.integers(high)) for _ in range(count)
+            ]
+            assert ours.bit_generator.state == numpys.bit_generator.state
+            assert ours.random() == numpys.random()
+    for high, count in ((1, 1), (2**32 + 1, 1), (6, -1)):
+        with pytest.raises(ValueError):
+            kernels.bounded(np.random.default_rng(0).bit_generator, high, count)
+    with pytest.raises(AttributeError):
+        kernels.bounded(object(), 6, 1)
+
+
 def _python(code: str, **env: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k != speedups.ENV_VAR} | env
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)

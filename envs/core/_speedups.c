@@ -4,7 +4,8 @@
  * numpy's per-call cost, not the few dozen values an observation sets, is what those lines spend.  The Python
  * code stays the reference: envs/core/speedups.py picks these kernels only when this module was built and
  * BIDBLUFF_PURE_PYTHON is not set, and tests/test_speedups.py checks that both paths give the same bytes on
- * random states of every env and option table.
+ * random states of every env and option table.  ``bounded`` draws the betting env's dice as numpy's
+ * Generator.integers does, from the same bit-generator outputs (the deal's own cost is numpy's argument handling).
  *
  * Semantics kept from the numpy reference, value for value:
  * - a value is converted to double (Python's float of it), then rounded to float32, as numpy's cast of a list
@@ -16,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- helpers ------------------------------------------------------------------------------------------- */
@@ -1059,7 +1061,102 @@ done:
 
 /* ---- module --------------------------------------------------------------------------------------------- */
 
+/* ---- bounded draws from a numpy bit generator ---------------------------------------------------------- */
+
+/* numpy's bitgen_t (numpy/random/bitgen.h, public and unchanged since numpy 1.17), declared here so that the build
+ * needs no numpy headers; a BitGenerator hands it out in its "BitGenerator" capsule. */
+typedef struct {
+    void *state;
+    uint64_t (*next_uint64)(void *st);
+    uint32_t (*next_uint32)(void *st);
+    double (*next_double)(void *st);
+    uint64_t (*next_raw)(void *st);
+} BitGen;
+
+/* numpy's buffered_bounded_lemire_uint32 (distributions.c): Lemire's multiply-and-reject on one 32-bit output per
+ * try.  Generator.integers(high) takes this path for every int64 bound below 2**32 (random_bounded_uint64_fill),
+ * so the same outputs give the same numbers and leave the generator where numpy leaves it. */
+static inline uint32_t lemire_uint32(BitGen *bitgen, uint32_t rng) {
+    const uint32_t rng_excl = rng + 1;
+    uint64_t m = (uint64_t)bitgen->next_uint32(bitgen->state) * rng_excl;
+    uint32_t leftover = (uint32_t)m;
+    if (leftover < rng_excl) {
+        const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
+        while (leftover < threshold) {
+            m = (uint64_t)bitgen->next_uint32(bitgen->state) * rng_excl;
+            leftover = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+PyDoc_STRVAR(bounded_doc,
+"bounded(bit_generator, high, count) -> list\n\n"
+"``count`` integers in 0..high-1 (2 <= high <= 2**32), as ``[int(Generator(bit_generator).integers(high)) for _ in\n"
+"range(count)]`` gives them, from the same outputs: a dealt die costs one C call instead of numpy's argument\n"
+"handling.  The bit generator's lock is held while drawing, as numpy holds it.");
+
+static PyObject *bounded(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "bounded takes 3 arguments");
+        return NULL;
+    }
+    long long high = PyLong_AsLongLong(args[1]);
+    Py_ssize_t count = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (high < 2 || high > 4294967296LL || count < 0) {
+        PyErr_SetString(PyExc_ValueError, "bounded needs 2 <= high <= 2**32 and count >= 0");
+        return NULL;
+    }
+    static PyObject *capsule_name, *lock_name, *acquire_name, *release_name;
+    if (capsule_name == NULL) {  /* interned once: these lookups are most of a two-dice deal */
+        capsule_name = PyUnicode_InternFromString("capsule");
+        lock_name = PyUnicode_InternFromString("lock");
+        acquire_name = PyUnicode_InternFromString("acquire");
+        release_name = PyUnicode_InternFromString("release");
+        if (!capsule_name || !lock_name || !acquire_name || !release_name) {
+            return NULL;
+        }
+    }
+    PyObject *capsule = PyObject_GetAttr(args[0], capsule_name);
+    if (capsule == NULL) {
+        return NULL;
+    }
+    BitGen *bitgen = (BitGen *)PyCapsule_GetPointer(capsule, "BitGenerator");
+    PyObject *lock = bitgen ? PyObject_GetAttr(args[0], lock_name) : NULL;
+    PyObject *out = lock ? PyList_New(count) : NULL;
+    PyObject *held = out ? PyObject_CallMethodNoArgs(lock, acquire_name) : NULL;
+    if (held != NULL) {
+        const uint32_t rng = (uint32_t)(high - 1);
+        int failed = 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            /* high 2**32 is numpy's full-range case: one raw 32-bit output */
+            uint32_t v = rng == UINT32_MAX ? bitgen->next_uint32(bitgen->state) : lemire_uint32(bitgen, rng);
+            PyObject *item = failed ? NULL : PyLong_FromUnsignedLong(v);
+            if (item == NULL) {  /* out of memory: the list is dropped once the lock is released */
+                item = Py_NewRef(Py_None);
+                failed = 1;
+            }
+            PyList_SET_ITEM(out, i, item);
+        }
+        PyObject *released = PyObject_CallMethodNoArgs(lock, release_name);
+        if (released == NULL || failed) {
+            Py_CLEAR(out);
+        }
+        Py_XDECREF(released);
+        Py_DECREF(held);
+    } else {
+        Py_CLEAR(out);
+    }
+    Py_XDECREF(lock);
+    Py_DECREF(capsule);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"bounded", (PyCFunction)(void (*)(void))bounded, METH_FASTCALL, bounded_doc},
     {"scaled", (PyCFunction)(void (*)(void))scaled, METH_FASTCALL, scaled_doc},
     {"clipped", (PyCFunction)(void (*)(void))clipped, METH_FASTCALL, clipped_doc},
     {"piles", (PyCFunction)(void (*)(void))piles, METH_FASTCALL, piles_doc},

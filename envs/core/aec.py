@@ -79,6 +79,7 @@ class BoardGameEnv(AECEnv):
         self.render_view = render_view
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._fresh = (dict.fromkeys(self.possible_agents, 0.0), dict.fromkeys(self.possible_agents, False))
         n = self._num_actions = game.codec.n
         self._action_space = spaces.Discrete(n)
         self._observation_space = spaces.Dict(
@@ -127,10 +128,11 @@ class BoardGameEnv(AECEnv):
             state = self.game.new_state(self.num_players, self._rng, **self.game.options(**setup))
         self.game_state = state
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        zeros, falses = self._fresh  # copying a small dict costs a third of building it
+        self.rewards = zeros.copy()
+        self._cumulative_rewards = zeros.copy()
+        self.terminations = falses.copy()
+        self.truncations = falses.copy()
         self.infos = {a: {} for a in self.agents}
         self._decisions = 0
         self._after_transition()
@@ -175,10 +177,20 @@ class BoardGameEnv(AECEnv):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``, in one call (the AEC loop's every step)."""
         agent = self.agent_selection
-        if self.game_state is not None and agent not in self.agents:
+        state = self.game_state
+        if state is None:
+            observation = self.observe(agent) if observe else None  # raises the error that says what is wrong
+        elif agent not in self.agents:
             raise ValueError("the game is over and every agent has stepped out: nothing is last; reset() to play again")
+        elif observe:  # ``observe(agent)`` for the acting agent, without its checks: a betting step is a few us
+            observation = {
+                "observation": self.game.encode(state, self._seat_of[agent]),
+                "action_mask": self._mask.copy(),
+            }
+        else:
+            observation = None
         return (
-            self.observe(agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],

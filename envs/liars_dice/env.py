@@ -77,7 +77,7 @@ from bidbluff.envs.core.aec import BoardGameEnv, wrap
 from bidbluff.envs.core.codec import Action, ActionCodec
 from bidbluff.envs.core.game import Game, GameState
 from bidbluff.envs.liars_dice import codec as ld_codec
-from bidbluff.envs.liars_dice.game import MAX_DICE, BettingGameState, new_game
+from bidbluff.envs.liars_dice.game import MAX_DICE, BettingGameState, Setup
 from bidbluff.envs.liars_dice.render import render_state
 
 
@@ -103,6 +103,7 @@ class LiarsDiceGame(Game):
         if self.observation not in ld_codec.OBSERVATIONS:
             raise ValueError(f"observation must be one of {', '.join(ld_codec.OBSERVATIONS)}, not {self.observation!r}")
         self.columns = None
+        self._setups: dict[int, Setup] = {}  # the defaults' setup per table size, checked once
         if self.observation == "compact":
             # The spaces are chosen once, from the table's dice and special dice (a reset cannot change them).
             self.columns = ld_codec.compact_columns(self._dice(defaults), bool(self._specials(defaults)))
@@ -123,7 +124,12 @@ class LiarsDiceGame(Game):
         return tuple(sorted(name.lower() for name in specials))
 
     def new_state(self, num_players: int, rng: np.random.Generator, **options: Any) -> BettingGameState:
+        if options == self.defaults:  # every reset without options: the setup was checked at the first
+            setup = self._setups.get(num_players)
+            if setup is not None:
+                return setup.deal(rng)
         options = self.options(**options)
+        defaults = options == self.defaults
         if options.pop("observation", "full") != self.observation:
             raise ValueError(f"{self.name}: the observation is chosen when the env is made, not at reset")
         if self.columns is not None and (
@@ -133,7 +139,10 @@ class LiarsDiceGame(Game):
                 f"{self.name} with observation='compact' is made for {self._dice(self.defaults)} dice and its "
                 f"special dice; a reset cannot change them (make a new env)"
             )
-        return new_game(num_players, rng, **options)
+        setup = Setup.of(num_players, **options)
+        if defaults:
+            self._setups[num_players] = setup
+        return setup.deal(rng)
 
     def narrow(self, observation: np.ndarray) -> np.ndarray:
         """A full observation cut to the compact columns, when this game is compact; it must come from a table

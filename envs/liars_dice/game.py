@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.core.codec import Action
 from bidbluff.envs.core.game import TERMINAL, GameState
 from bidbluff.envs.core.validate import Built, Const, Int, Record, ensure, read
-from bidbluff.envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound
+from bidbluff.envs.lying_pirates.betting import CLASSIC, LYING_PIRATES, BettingRound, BettingRules
 from bidbluff.envs.lying_pirates.dice import DIE_NAMES, FACES, SPECIALS, Die
 
 PRESETS = {"lying_pirates": LYING_PIRATES, "classic": CLASSIC}
@@ -128,23 +129,62 @@ def new_game(
     preset: str = "lying_pirates",
 ) -> BettingGameState:
     """Roll every cup; each named special die goes to a random seat (public)."""
-    if preset not in PRESETS:
-        raise ValueError(f"preset {preset!r} is not one of {sorted(PRESETS)}")
-    if not 1 <= dice <= MAX_DICE:
-        raise ValueError(f"dice must be 1..{MAX_DICE}, not {dice}")
-    if specials:
-        unknown = [name for name in specials if name.lower() not in _SPECIAL_BY_NAME]
-        if unknown or len(set(specials)) != len(specials):
-            raise ValueError(f"specials must be distinct names from {sorted(_SPECIAL_BY_NAME)}, not {list(specials)}")
-    cups: dict[int, list[list[int]]] = {s: [[int(Die.CREW), 0] for _ in range(dice)] for s in range(num_players)}
-    for name in specials:
-        cups[int(rng.integers(num_players))].append([int(_SPECIAL_BY_NAME[name.lower()]), 0])
-    # One draw for every die, in cup order: the same numbers as one ``roll`` per die (numpy's bounded draws
-    # take one 32-bit output each, batched or not).  Batched is cheaper from three dice on.
-    dice_in_play = [die for cup in cups.values() for die in cup]
-    count = len(dice_in_play)
-    sides = [int(rng.integers(6)) for _ in range(count)] if count < 3 else rng.integers(6, size=count).tolist()
-    for die, side in zip(dice_in_play, sides, strict=True):
-        die[1] = FACES[die[0]][side]
-    betting = BettingRound(cups, list(range(num_players)), num_players, PRESETS[preset])
-    return BettingGameState(num_players, betting)
+    return Setup.of(num_players, dice, specials, preset).deal(rng)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A table's setup, checked once: an env deals every game of its defaults from one ``Setup``, so a reset
+    pays only for the deal (a betting game is three decisions long: its reset is a third of its cost)."""
+
+    num_players: int
+    dice: int
+    specials: tuple[int, ...]  # the special dice's kinds, in the order they are dealt
+    rules: BettingRules
+
+    @classmethod
+    def of(
+        cls, num_players: int, dice: int = 5, specials: tuple[str, ...] = (), preset: str = "lying_pirates"
+    ) -> Setup:
+        """``new_game``'s options, checked (``ValueError`` naming the bad one)."""
+        if preset not in PRESETS:
+            raise ValueError(f"preset {preset!r} is not one of {sorted(PRESETS)}")
+        if not 1 <= dice <= MAX_DICE:
+            raise ValueError(f"dice must be 1..{MAX_DICE}, not {dice}")
+        if specials:
+            unknown = [name for name in specials if name.lower() not in _SPECIAL_BY_NAME]
+            if unknown or len(set(specials)) != len(specials):
+                raise ValueError(
+                    f"specials must be distinct names from {sorted(_SPECIAL_BY_NAME)}, not {list(specials)}"
+                )
+        kinds = tuple(int(_SPECIAL_BY_NAME[name.lower()]) for name in specials)
+        return cls(num_players, dice, kinds, PRESETS[preset])
+
+    def deal(self, rng: np.random.Generator) -> BettingGameState:
+        """Roll every cup; each special die goes to a random seat (public)."""
+        n, dice = self.num_players, self.dice
+        if not self.specials:  # crew dice only: the faces can be drawn before the cups are built
+            sides = _sides(rng, n * dice)
+            cups = {s: [[_CREW, _CREW_FACES[side]] for side in sides[s * dice : (s + 1) * dice]] for s in range(n)}
+            return BettingGameState(n, BettingRound(cups, list(range(n)), n, self.rules))
+        cups = {s: [[_CREW, 0] for _ in range(dice)] for s in range(n)}
+        for kind in self.specials:
+            cups[int(rng.integers(n))].append([kind, 0])
+        in_play = [die for cup in cups.values() for die in cup]
+        for die, side in zip(in_play, _sides(rng, len(in_play)), strict=True):
+            die[1] = FACES[die[0]][side]
+        return BettingGameState(n, BettingRound(cups, list(range(n)), n, self.rules))
+
+
+def _sides(rng: np.random.Generator, count: int) -> list[int]:
+    """``count`` sides 0-5, one per die in cup order: the same numbers as one ``roll`` per die (numpy's bounded
+    draws take one 32-bit output each, batched or not).  ``Generator.integers``' argument handling costs more
+    than the draw: the compiled ``bounded`` draws from the same outputs, else batched is cheaper from three on."""
+    kernels = speedups.active
+    if kernels is not None:
+        return kernels.bounded(rng.bit_generator, 6, count)
+    return [int(rng.integers(6)) for _ in range(count)] if count < 3 else rng.integers(6, size=count).tolist()
+
+
+_CREW = int(Die.CREW)
+_CREW_FACES = FACES[Die.CREW]

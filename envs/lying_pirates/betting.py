@@ -47,6 +47,13 @@ class BettingRules:
     exact: bool = True  # "exactly" calls exist
     first_bid_cap: bool = True  # the first quantity may not exceed the captains in the game
 
+    def __post_init__(self) -> None:
+        # the legal-action caches look the rules up at every decision: hash the fields once, not at each lookup
+        object.__setattr__(self, "_hash", hash((self.wild, self.faces, self.exact, self.first_bid_cap)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
     def to_dict(self) -> dict[str, Any]:
         return {"wild": self.wild, "faces": list(self.faces), "exact": self.exact, "first_bid_cap": self.first_bid_cap}
 
@@ -126,15 +133,19 @@ def count_for(cups: dict[int, list[list[int]]], face: int, judged: int, rules: B
     own bets only: that cup then counts zero toward that face, wild dice too.
     """
     total = 0
+    counted = (face, rules.wild if face != rules.wild else face)  # the wild face counts for every other face
     for seat, cup in cups.items():
         if seat == judged:
-            cursed = [f for kind, f in cup if kind == Die.CURSED]
+            cursed = [f for kind, f in cup if kind == _CURSED]
             if cursed and cursed[0] == face:
                 continue
         for _, f in cup:
-            if f == face or (f == rules.wild and face != rules.wild):
+            if f in counted:
                 total += 1
     return total
+
+
+_CURSED = int(Die.CURSED)
 
 
 def raises_after(rules: BettingRules, last: tuple[int, int] | None, top: int, captains: int) -> list[tuple[int, int]]:

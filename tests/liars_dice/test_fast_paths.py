@@ -5,14 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.liars_dice import codec
 from bidbluff.envs.liars_dice.game import new_game
 from bidbluff.envs.lying_pirates.dice import FACES, Die
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
 @pytest.mark.parametrize(("players", "dice"), [(2, 1), (3, 1), (2, 2), (4, 5), (6, 5)])
-def test_dice_are_rolled_as_one_batched_draw(players, dice):
-    """Small tables roll die by die, large ones in one batch: the same faces and the same stream after."""
+def test_dice_are_rolled_as_one_batched_draw(players, dice, compiled, monkeypatch):
+    """Small tables roll die by die, large ones in one batch, the compiled path through ``_speedups.bounded``:
+    the same faces and the same stream after."""
+    if compiled and speedups.kernels is None:
+        pytest.skip("the compiled kernels are not built")
+    monkeypatch.setattr(speedups, "active", speedups.kernels if compiled else None)
     for seed in range(30):
         rng, reference = np.random.default_rng(seed), np.random.default_rng(seed)
         state = new_game(players, rng, dice=dice)
