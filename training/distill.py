@@ -123,6 +123,17 @@ def make_teachers(cfg: DistillConfig, round_: int, frozen: PolicyAgent, worker: 
     }
 
 
+def teacher_target(teacher: Any, observation: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, int | None]:
+    """The teacher's action distribution over the action ids; a rules-based teacher that only says its choice
+    (no ``probabilities``) gives the one-hot target of that choice, which is returned too."""
+    if hasattr(teacher, "probabilities"):
+        return teacher.probabilities(observation).astype(np.float32), None
+    chosen = int(teacher.act(observation, name))
+    target = np.zeros(observation["action_mask"].shape, dtype=np.float32)
+    target[chosen] = 1.0
+    return target, chosen
+
+
 def play_games(
     cfg: DistillConfig,
     round_: int,
@@ -152,12 +163,15 @@ def play_games(
                 env.step(None)
                 continue
             seat = seat_of(name)
+            chosen = None
             if seat == learner and observation["action_mask"].sum() > 1:
+                target, chosen = teacher_target(teacher, observation, name)
                 data.obs.append(observation["observation"].astype(np.float16))
                 data.masks.append(observation["action_mask"].astype(bool))
-                data.targets.append(teacher.probabilities(observation).astype(np.float32))
+                data.targets.append(target)
                 data.players.append(n)
-            env.step(table[seat].act(observation, name))
+            # a teacher in its own seat plays the action it was labelled with (one act a decision)
+            env.step(chosen if chosen is not None and table[seat] is teacher else table[seat].act(observation, name))
         reward = final_rewards(list(env.unwrapped.game_state.scores()), "winner")[learner]
         data.returns += [reward] * (len(data.obs) - first)
     return data

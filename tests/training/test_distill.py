@@ -165,3 +165,32 @@ def test_a_signal_ends_a_shared_round_at_once(fresh):
     student = PolicyAgent(net, meta, deterministic=True, name="student")
     cfg = config("unused", fresh, teachers={2: "ismcts:2000"}, players=[2], games=50, workers=2)
     assert play_round(cfg, 0, student, student, Stopped()).obs == []
+
+
+def test_a_teacher_that_only_chooses_gives_one_hot_targets_and_acts_once_a_decision(fresh):
+    """Spytails' heuristic says no probabilities: its choice is the target, and where it sits in the learner's
+    seat (round 0) the action it was labelled with is the one played, with no second ``act``."""
+    from bidbluff import agents
+    from bidbluff.agents.heuristic.spytails import SpytailsHeuristic
+    from bidbluff.training.distill import play_games
+
+    class Counted(SpytailsHeuristic):
+        def __init__(self) -> None:
+            super().__init__()
+            self.chosen: list[int] = []
+
+        def act(self, observation, agent):
+            chosen = int(super().act(observation, agent))
+            if observation["action_mask"].sum() > 1:  # forced moves are played, not labelled
+                self.chosen.append(chosen)
+            return chosen
+
+    cfg = config("unused", fresh, env="spytails_v0", opponents="random", players=[2], games=2)
+    for round_ in (0, 1):
+        teacher = Counted()
+        student = agents.make("random", env_name="spytails_v0", seed=5)
+        data = play_games(cfg, round_, [(0, 2, 0), (1, 2, 1)], student, {2: teacher})
+        targets, masks = np.stack(data.targets), np.stack(data.masks)
+        assert len(targets) > 10 and np.all(targets.sum(1) == 1) and np.all(targets.max(1) == 1)
+        assert np.all(masks[np.arange(len(targets)), targets.argmax(1)]), "every target is a legal action"
+        assert teacher.chosen == targets.argmax(1).tolist(), "one act per labelled decision, none more"
