@@ -138,3 +138,119 @@ def test_without_the_built_module_the_envs_warn_and_run_in_python():
     assert run.stdout.split() == ["False", "(1334,)"]
     assert "not built" in run.stderr and "RuntimeWarning" in run.stderr
     assert "not built" not in _python(code, **{speedups.ENV_VAR: "1"}).stderr, "the variable silences the warning"
+
+
+def _lying_pirates_states(num_players: int, seed: int, **options):
+    """Every state of one random game of Lying Pirates (the live table, yielded before each step)."""
+    env = envs.make("lying_pirates_v0", raw=True, num_players=num_players, **options)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in env.agent_iter(MAX_STEPS):
+        yield env.unwrapped.game_state
+        obs, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_the_lying_pirates_kernel_gathers_every_field_as_python_does(monkeypatch):
+    """``_speedups.lying_pirates`` against ``encoder.encode_python``, every seat at every state of random games
+    of every table size, the draft and the collaborative map, and two option tables (the options' part comes in
+    from Python); and every field of the base layout set at least once, so no branch of the kernel goes
+    unchecked."""
+    from bidbluff.envs.lying_pirates import encoder
+    from bidbluff.envs.lying_pirates.observation import LAYOUT
+
+    monkeypatch.setattr(speedups, "active", speedups.kernels)
+    tables = [(n, seed, {}) for n in range(2, 7) for seed in range(3)]
+    tables += [(3, 0, {"map": "extended", "map_setup": "collaborative", "draft": True})]
+    tables += [(2, 1, {"map_setup": "collaborative", "draft": True})]
+    tables += [(4, 0, {"expansion": "cities_of_greed", "abilities": "chosen"}), (3, 0, {"merchant_ships": True})]
+    seen = np.zeros(LAYOUT.size, bool)
+    for n, seed, options in tables:
+        for state in _lying_pirates_states(n, seed, **options):
+            for seat in range(state.num_players):
+                fast = encoder.encode(state, seat)
+                with speedups.python_path():
+                    reference = encoder.encode_python(state, seat)
+                assert fast.tobytes() == reference.tobytes(), f"{n}p {options} seed {seed} seat {seat}"
+                seen |= fast[: LAYOUT.size] != 0
+    view = LAYOUT.view(seen.astype(np.float32))
+    never = [f.name for block in LAYOUT.blocks.values() for f in block.fields if not getattr(view, f.name).any()]
+    assert never == []
+
+
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_the_lying_pirates_kernel_keeps_the_references_edges(monkeypatch):
+    """Hand-made tables the random games rarely reach, and bad ones: the same bytes, or the same error, on
+    both paths; the options' values written after every count; bad arguments refused."""
+    import copy
+
+    from bidbluff.envs.lying_pirates import encoder
+    from bidbluff.envs.lying_pirates.dice import Die
+    from bidbluff.envs.lying_pirates.frames import TileRoll
+    from bidbluff.envs.lying_pirates.observation import LAYOUT
+
+    monkeypatch.setattr(speedups, "active", speedups.kernels)
+    states = list(_lying_pirates_states(4, 7))
+    middle = states[len(states) // 2]
+
+    def both(state, seat=1):
+        with speedups.python_path():
+            try:
+                reference = encoder.encode_python(state, seat).tobytes()
+            except Exception as error:  # the reference's error is what the kernel must raise
+                with pytest.raises(type(error)):
+                    encoder.encode(state, seat)
+                return type(error)
+        assert encoder.encode(state, seat).tobytes() == reference
+        return None
+
+    edits = {
+        "no token, counterclockwise, a sail die, a Pirate / Treasure roll": dict(
+            token=-1, direction=-1, sail_die=2, pt=TileRoll("T", "X", 1)
+        ),
+        "a result with a negative winner (Python's indexing)": dict(result={"winner": -1, "losers": [0, 2]}),
+        "coins and a round that are not whole": dict(coins=[2.5, 0.1, 1e9, -3], round_no=7.25),
+        "every captain home": dict(progress=[len(middle.slots) + k for k in range(4)]),
+        "a reveal with the Mayor die (not in the base fields) and a special die": dict(
+            reveal={"cups": {"0": [[int(Die.MAYOR), 2], [0, 6]], "3": [[int(Die.GHOST), 1], [0, 1]]}}
+        ),
+        "known cards of the others": dict(known=[[[0] * 21, [1, 0, 2] + [0] * 18, [0] * 21, [0] * 20 + [5]]] * 4),
+        "used cards in the last seat only": dict(used=[[False] * 3, [False] * 3, [False] * 3, [True, False, True]]),
+    }
+    for why, edit in edits.items():
+        state = copy.deepcopy(middle)
+        for name, value in edit.items():
+            setattr(state, name, value)
+        assert both(state) is None, why
+    bad = {
+        "a reveal keyed by a seat not at the table": dict(reveal={"cups": {"4": [[0, 1]]}}),
+        "a reveal keyed by an int": dict(reveal={"cups": {0: [[0, 1]]}}),
+        "a Pirate / Treasure die that does not exist": dict(pt=TileRoll("Q", "X", 1)),
+        "a winner not at the table": dict(result={"winner": 9, "losers": []}),
+        "no map": dict(slots=[]),
+    }
+    for why, edit in bad.items():
+        state = copy.deepcopy(middle)
+        for name, value in edit.items():
+            setattr(state, name, value)
+        assert both(state) is not None, why
+    assert both(middle, seat=4) is KeyError  # no such seat at a table of 4
+    # the options' part: counts first, then every value in order, as Layout.encode
+    kernels, state = speedups.kernels, middle
+    counted, at, values = [0, 0, LAYOUT.size - 1], [5, 5, -1], [0.5, 7, 0.25]
+    out = np.zeros(LAYOUT.size, np.float32)
+    kernels.lying_pirates(out, LAYOUT.value_scales, state, 1, counted, at, values)
+    gathered: tuple[list, list, list] = ([], [], [])
+    encoder._gather(state, 1, {type(f): f for f in state.stack}, *gathered)
+    with speedups.python_path():
+        reference = LAYOUT.encode(gathered[0] + counted, gathered[1] + at, gathered[2] + values)
+    assert out.tobytes() == reference.tobytes()
+    for args in (
+        (np.zeros(LAYOUT.size, np.float64), LAYOUT.value_scales, state, 1, (), (), ()),
+        (np.zeros(LAYOUT.size - 1, np.float32), LAYOUT.value_scales, state, 1, (), (), ()),
+        (np.zeros(LAYOUT.size, np.float32), LAYOUT.value_scales, state, 1, [LAYOUT.size], (), ()),
+        (np.zeros(LAYOUT.size, np.float32), LAYOUT.value_scales, state, 1, (), [1, 2], [0.5]),
+    ):
+        with pytest.raises((TypeError, ValueError)):
+            kernels.lying_pirates(*args)

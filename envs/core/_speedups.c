@@ -1059,6 +1059,1018 @@ done:
     return result;
 }
 
+/* ---- lying_pirates: the base game's part of Lying Pirates' observation ---------------------------------- */
+
+/* The field offsets and tables of envs/lying_pirates/encoder.py, set once by lying_pirates_layout(). */
+enum {
+    LP_SEAT, LP_PRESENT, LP_PHANTOM, LP_POSITION, LP_LAPS, LP_HOME, LP_COINS, LP_CREW, LP_HAND_SIZE, LP_KNOWN,
+    LP_TILES, LP_EXCLUDED, LP_NEXT_EXCLUDED, LP_USED, LP_TOKEN, LP_RESULT, LP_BATTLING, LP_ICON, LP_REVEAL,
+    LP_FINAL_CREW, LP_CUP, LP_BETS, LP_LAST_QUANTITY, LP_LAST_FACE, LP_IN_PLAY, LP_PHASE, LP_DECISION,
+    LP_REROLL_DIE, LP_CARD, LP_TILE, LP_SAIL_DIE, LP_PT_DIE, LP_PT_FACE, LP_DIRECTION, LP_MAP, LP_PLAYED,
+    LP_DISCARD, LP_DECK, LP_PICKS, LP_OWN_TILES, LP_ROUND, LP_BET_FACES, LP_LOWEST_FACE, LP_MAX_CAPTAINS,
+    LP_BASE_TILES, LP_MAYOR_DIE, LP_OTHER_PHASE, LP_WINNER, LP_LOSER, LP_SURVIVOR, LP_INTS
+};
+#define LP_DIE_AT 256   /* die kinds x faces */
+#define LP_WATER_OF 256 /* tiles */
+#define LP_HELD 16      /* special dice */
+#define LP_VALUES 1024  /* values of one observation (c_n * (5 + kinds) + a few) */
+#define LP_SEEN 16384   /* the largest observation: both layouts are a few thousand values */
+/* the frames the observation reads, in lying_pirates_layout()'s order */
+enum { LP_PLACING, LP_BATTLE, LP_FINAL, LP_REROLL, LP_EFFECT, LP_DRAFT, LP_FRAMES };
+
+/* the attribute and key names read, made once (PyObject_GetAttrString would make each at every call) */
+enum { LPN_betting, LPN_bids, LPN_captains, LPN_card, LPN_coins, LPN_crew, LPN_crews, LPN_cups, LPN_deck, LPN_dice_in_play, LPN_die, LPN_direction, LPN_discard, LPN_excluded, LPN_face, LPN_hands, LPN_holder, LPN_known, LPN_next_excluded, LPN_losers, LPN_num_players, LPN_pending, LPN_phantom, LPN_phase, LPN_picked, LPN_played, LPN_progress, LPN_pt, LPN_resolver, LPN_result, LPN_reveal, LPN_rolling, LPN_rolls, LPN_round_no, LPN_sail_die, LPN_slots, LPN_source, LPN_stack, LPN_tiles, LPN_token, LPN_used, LPN_winner, LPN_COUNT };
+static const char *lp_name_text[LPN_COUNT] = {"betting", "bids", "captains", "card", "coins", "crew", "crews", "cups", "deck", "dice_in_play", "die", "direction", "discard", "excluded", "face", "hands", "holder", "known", "next_excluded", "losers", "num_players", "pending", "phantom", "phase", "picked", "played", "progress", "pt", "resolver", "result", "reveal", "rolling", "rolls", "round_no", "sail_die", "slots", "source", "stack", "tiles", "token", "used", "winner"};
+#define LPN(n) LP.names[LPN_##n]
+
+static struct {
+    int ready;
+    PyObject *names[LPN_COUNT];
+    long i[LP_INTS];
+    long die_at[LP_DIE_AT], die_kinds, die_faces; /* die_at[kind * die_faces + face] */
+    long water_of[LP_WATER_OF], tiles;            /* -1: the tile has no water */
+    PyObject *held_die[LP_HELD];
+    long held_at[LP_HELD], held;
+    PyObject *phases, *decisions, *reroll_dice, *pt_dice, *pt_faces; /* dicts: name -> index */
+    PyObject *frames[LP_FRAMES];
+    PyObject *seat_names[64]; /* "0", "1", ...: the reveal's keys */
+} LP;
+
+PyDoc_STRVAR(lying_pirates_layout_doc,
+"lying_pirates_layout(ints, die_at, water_of, held, phases, decisions, reroll_dice, pt_dice, pt_faces, frames)\n\n"
+"Set what ``lying_pirates`` writes, once (``envs/lying_pirates/encoder.py``): the field offsets and constants\n"
+"(``ints``), the cup's position per die kind and face, each tile's water index (-1: none), the special dice\n"
+"as (die, position of 'holds it'), the one-hots' indexes by name (dicts), and the frame classes (Placing,\n"
+"Battle, FinalBattle, Reroll, Effect, Draft).");
+
+static PyObject *lying_pirates_layout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "lying_pirates_layout takes 10 arguments");
+        return NULL;
+    }
+    if (LP.ready) { /* the tables are the module's constants: set once */
+        Py_RETURN_NONE;
+    }
+    PyObject *fast = PySequence_Fast(args[0], "ints must be a sequence");
+    if (!fast) {
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != LP_INTS) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%d ints expected", LP_INTS);
+        return NULL;
+    }
+    for (int k = 0; k < LP_INTS; k++) {
+        LP.i[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!(fast = PySequence_Fast(args[1], "die_at must be a sequence of rows"))) {
+        return NULL;
+    }
+    LP.die_kinds = PySequence_Fast_GET_SIZE(fast);
+    LP.die_faces = -1;
+    for (Py_ssize_t k = 0; k < LP.die_kinds; k++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), "die_at rows must be sequences");
+        if (!row) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(row);
+        if ((LP.die_faces >= 0 && m != LP.die_faces) || (k + 1) * m > LP_DIE_AT) {
+            Py_DECREF(row);
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "die_at: rows of one length, 256 values at most");
+            return NULL;
+        }
+        LP.die_faces = m;
+        for (Py_ssize_t f = 0; f < m; f++) {
+            LP.die_at[k * m + f] = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, f));
+        }
+        Py_DECREF(row);
+    }
+    Py_DECREF(fast);
+    if (!(fast = PySequence_Fast(args[2], "water_of must be a sequence"))) {
+        return NULL;
+    }
+    LP.tiles = PySequence_Fast_GET_SIZE(fast);
+    if (LP.tiles > LP_WATER_OF) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many tiles");
+        return NULL;
+    }
+    for (Py_ssize_t t = 0; t < LP.tiles; t++) {
+        LP.water_of[t] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, t));
+    }
+    Py_DECREF(fast);
+    if (!(fast = PySequence_Fast(args[3], "held must be a sequence of (die, position)"))) {
+        return NULL;
+    }
+    LP.held = PySequence_Fast_GET_SIZE(fast);
+    if (LP.held > LP_HELD) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many special dice");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < LP.held; k++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(fast, k);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "held: (die, position) pairs");
+            return NULL;
+        }
+        LP.held_die[k] = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+        LP.held_at[k] = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+    }
+    Py_DECREF(fast);
+    PyObject **dicts[] = {&LP.phases, &LP.decisions, &LP.reroll_dice, &LP.pt_dice, &LP.pt_faces};
+    for (int k = 0; k < 5; k++) {
+        if (!PyDict_Check(args[4 + k])) {
+            PyErr_SetString(PyExc_TypeError, "the one-hots' indexes are dicts");
+            return NULL;
+        }
+        *dicts[k] = Py_NewRef(args[4 + k]);
+    }
+    if (!(fast = PySequence_Fast(args[9], "frames must be a sequence of classes"))) {
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != LP_FRAMES) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%d frame classes expected", LP_FRAMES);
+        return NULL;
+    }
+    for (int k = 0; k < LP_FRAMES; k++) {
+        LP.frames[k] = Py_NewRef(PySequence_Fast_GET_ITEM(fast, k));
+    }
+    Py_DECREF(fast);
+    for (int k = 0; k < LPN_COUNT; k++) {
+        if (!(LP.names[k] = PyUnicode_InternFromString(lp_name_text[k]))) {
+            return NULL;
+        }
+    }
+    for (int k = 0; k < 64; k++) {
+        if (!(LP.seat_names[k] = PyUnicode_FromFormat("%d", k))) {
+            return NULL;
+        }
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (LP.i[LP_MAX_CAPTAINS] < 2 || LP.i[LP_MAX_CAPTAINS] > 64 || LP.die_faces < 1 || LP.i[LP_SEAT] < 1) {
+        PyErr_SetString(PyExc_ValueError, "unexpected lying_pirates layout");
+        return NULL;
+    }
+    LP.ready = 1;
+    Py_RETURN_NONE;
+}
+
+typedef struct {
+    float *out;
+    Py_ssize_t size;
+    long n;                 /* captains */
+    long seat;
+    Py_ssize_t values;      /* gathered (at, value) pairs, written after every count */
+    Py_ssize_t at[LP_VALUES];
+    double value[LP_VALUES];
+    Py_ssize_t touched;     /* the positions written, each once: only they need the scale */
+    Py_ssize_t touched_at[LP_SEEN];
+    unsigned char seen[LP_SEEN];
+} LPWork;
+
+static LPWork lp_work; /* under the GIL: one call at a time */
+
+/* ``x`` written at ``p`` (inside the vector), which is noted for the division by its scale */
+static inline void lp_put(LPWork *w, Py_ssize_t p, float x) {
+    w->out[p] = x;
+    if (!w->seen[p]) {
+        w->seen[p] = 1;
+        w->touched_at[w->touched++] = p;
+    }
+}
+
+/* 1 added at ``p`` (``Layout.encode``'s bincount: a position outside the vector is refused) */
+static inline int lp_count(LPWork *w, long p) {
+    if (p < 0 || p >= w->size) {
+        PyErr_Format(PyExc_ValueError, "counted position %ld is outside the observation of %zd values", p, w->size);
+        return -1;
+    }
+    lp_put(w, p, w->out[p] + 1.0f);
+    return 0;
+}
+
+static inline int lp_value(LPWork *w, long p, double v) {
+    if (w->values >= LP_VALUES) {
+        PyErr_SetString(PyExc_ValueError, "too many values");
+        return -1;
+    }
+    w->at[w->values] = p;
+    w->value[w->values++] = v;
+    return 0;
+}
+
+/* a sequence's index as Python's list indexing reads it (a negative one from the end) */
+static inline int lp_index(long i, Py_ssize_t len, long *q) {
+    long k = i < 0 ? i + (long)len : i;
+    if (k < 0 || k >= len) {
+        PyErr_SetString(PyExc_IndexError, "index out of range");
+        return -1;
+    }
+    *q = k;
+    return 0;
+}
+
+/* where captain ``c``'s seat block starts (relative to the observer) */
+static inline int lp_base(LPWork *w, long c, long *b) {
+    long q;
+    if (lp_index(c, w->n, &q) < 0) {
+        return -1;
+    }
+    *b = modulo(q - w->seat, w->n) * LP.i[LP_SEAT];
+    return 0;
+}
+
+static inline int lp_long(PyObject *item, long *v) {
+    *v = PyLong_AsLong(item);
+    return (*v == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static inline int lp_attr_long(PyObject *obj, PyObject *name, long *v) {
+    PyObject *x = PyObject_GetAttr(obj, name);
+    if (!x) {
+        return -1;
+    }
+    int rc = lp_long(x, v);
+    Py_DECREF(x);
+    return rc;
+}
+
+/* a cup's dice's positions from ``first`` (the Mayor die has fields of its own, in the options' blocks) */
+static int lp_cup(LPWork *w, PyObject *cup, long first) {
+    PyObject *fast = PySequence_Fast(cup, "a cup is a sequence of dice");
+    if (!fast) {
+        return -1;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        long kind, face, row, col;
+        if (die(PySequence_Fast_GET_ITEM(fast, k), &kind, &face) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (kind == LP.i[LP_MAYOR_DIE]) {
+            continue;
+        }
+        if (lp_index(kind, LP.die_kinds, &row) < 0 || lp_index(face, LP.die_faces, &col) < 0 ||
+            lp_count(w, first + LP.die_at[row * LP.die_faces + col]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* ``first + x`` counted for every item x of the sequence ``items`` (for seat positions: base(x) + first) */
+static int lp_items(LPWork *w, PyObject *items, long first, int seats) {
+    PyObject *fast = PySequence_Fast(items, "expected a sequence");
+    if (!fast) {
+        return -1;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        long x, b;
+        if (lp_long(PySequence_Fast_GET_ITEM(fast, k), &x) < 0 || (seats && lp_base(w, x, &b) < 0) ||
+            lp_count(w, seats ? b + first : first + x) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* the value at index ``i`` of sequence ``seq`` as a long (Python's indexing) */
+static int lp_item_long(PyObject *seq, long i, long *v) {
+    PyObject *x = PySequence_GetItem(seq, i);
+    if (!x) {
+        return -1;
+    }
+    int rc = lp_long(x, v);
+    Py_DECREF(x);
+    return rc;
+}
+
+/* index of ``key`` in one of the one-hot dicts; -1 without an error when it is not there */
+static inline long lp_lookup(PyObject *dict, PyObject *key, int *failed) {
+    PyObject *v = PyDict_GetItemWithError(dict, key);
+    if (!v) {
+        *failed = PyErr_Occurred() != NULL;
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    *failed = x == -1 && PyErr_Occurred();
+    return x;
+}
+
+static int lp_gather(LPWork *w, PyObject *state);
+
+PyDoc_STRVAR(lying_pirates_doc,
+"lying_pirates(out, scales, state, seat, counted, at, values)\n\n"
+"``encoder._gather``'s part of ``seat``'s observation of a Lying Pirates ``state`` (the base game's fields),\n"
+"with what the options' encoder gathered (``counted``, ``at``/``values``), encoded as ``Layout.encode``\n"
+"does into ``out`` (float32 zeros of the layout's size; ``scales`` the layout's float32 scales): 1 added per\n"
+"count, then every value written, then every position divided by its scale and clipped at 1.");
+
+static PyObject *lying_pirates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "lying_pirates takes 7 arguments");
+        return NULL;
+    }
+    if (!LP.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "lying_pirates_layout() was not called");
+        return NULL;
+    }
+    Floats out, scales;
+    if (floats_get(args[0], &out, 1) < 0) {
+        return NULL;
+    }
+    if (floats_get(args[1], &scales, 0) < 0) {
+        PyBuffer_Release(&out.view);
+        return NULL;
+    }
+    PyObject *result = NULL, *counted = NULL, *at = NULL, *values = NULL;
+    LPWork *w = &lp_work;
+    w->out = out.data;
+    w->size = out.size;
+    w->values = 0;
+    w->touched = 0;
+    Py_ssize_t m;
+    if (scales.size != out.size) {
+        PyErr_SetString(PyExc_ValueError, "out and scales differ in size");
+        goto done;
+    }
+    if (out.size > LP_SEEN) {
+        PyErr_SetString(PyExc_ValueError, "an observation larger than the kernel's marks");
+        goto done;
+    }
+    if (lp_long(args[3], &w->seat) < 0 || lp_attr_long(args[2], LPN(captains), &w->n) < 0) {
+        goto done;
+    }
+    if (w->n < 2 || w->n > LP.i[LP_MAX_CAPTAINS] || w->seat < 0 || w->seat >= w->n) {
+        PyErr_Format(PyExc_KeyError, "(%ld, %ld)", w->n, w->seat); /* the reference's table of seatings */
+        goto done;
+    }
+    if (lp_gather(w, args[2]) < 0) {
+        goto done;
+    }
+    /* the options' part, as the reference appends it: its counts, then every value in order */
+    if (!(counted = PySequence_Fast(args[4], "counted must be a sequence"))) {
+        goto done;
+    }
+    m = PySequence_Fast_GET_SIZE(counted);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t p = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(counted, k), PyExc_OverflowError);
+        if ((p == -1 && PyErr_Occurred()) || lp_count(w, (long)p) < 0) {
+            goto done;
+        }
+    }
+    for (Py_ssize_t k = 0; k < w->values; k++) {
+        Py_ssize_t p = w->at[k] < 0 ? w->at[k] + w->size : w->at[k];
+        if (p < 0 || p >= w->size) {
+            PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for an observation of %zd values", w->at[k],
+                         w->size);
+            goto done;
+        }
+        lp_put(w, p, (float)w->value[k]);
+    }
+    if (!(at = PySequence_Fast(args[5], "positions must be a sequence")) ||
+        !(values = PySequence_Fast(args[6], "values must be a sequence"))) {
+        goto done;
+    }
+    m = PySequence_Fast_GET_SIZE(at);
+    if (PySequence_Fast_GET_SIZE(values) != m) {
+        PyErr_Format(PyExc_ValueError, "%zd positions but %zd values", m, PySequence_Fast_GET_SIZE(values));
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t p = position(PySequence_Fast_GET_ITEM(at, k), out.size);
+        double v;
+        if (p < 0 || number(PySequence_Fast_GET_ITEM(values, k), &v) < 0) {
+            goto done;
+        }
+        lp_put(w, p, (float)v);
+    }
+    /* out came as zeros: only the positions written can be other than 0, whose division by the scale gives 0 */
+    for (Py_ssize_t k = 0; k < w->touched; k++) {
+        Py_ssize_t p = w->touched_at[k];
+        if (out.data[p] != 0.0f) {
+            float x = out.data[p] / scales.data[p];
+            out.data[p] = x > 1.0f ? 1.0f : x;
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (Py_ssize_t k = 0; k < w->touched; k++) {
+        w->seen[w->touched_at[k]] = 0;
+    }
+    w->touched = 0;
+    Py_XDECREF(at);
+    Py_XDECREF(values);
+    Py_XDECREF(counted);
+    PyBuffer_Release(&out.view);
+    PyBuffer_Release(&scales.view);
+    return result;
+}
+
+/* ``encoder._gather``, line for line (its comments say why each field is what it is) */
+static int lp_gather(LPWork *w, PyObject *state) {
+    const long *I = LP.i;
+    long n = w->n, seat = w->seat;
+    int rc = -1, failed = 0;
+    PyObject *slots = NULL, *progress = NULL, *hands = NULL, *crews = NULL, *x = NULL, *y = NULL, *fast = NULL;
+    PyObject *frame[LP_FRAMES] = {NULL};
+    long base[64], prog[64], lap, v, b;
+    for (long c = 0; c < n; c++) {
+        base[c] = modulo(c - seat, n) * I[LP_SEAT];
+    }
+    /* the work in progress by kind, the topmost of each (the reference's ``work`` dict) */
+    if (!(x = PyObject_GetAttr(state, LPN(stack))) || !(fast = PySequence_Fast(x, "stack must be a sequence"))) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+        PyObject *f = PySequence_Fast_GET_ITEM(fast, k);
+        for (int j = 0; j < LP_FRAMES; j++) {
+            if ((PyObject *)Py_TYPE(f) == LP.frames[j]) {
+                Py_XSETREF(frame[j], Py_NewRef(f));
+            }
+        }
+    }
+    Py_CLEAR(fast);
+    Py_CLEAR(x);
+    if (!(slots = PyObject_GetAttr(state, LPN(slots))) || !(progress = PyObject_GetAttr(state, LPN(progress))) ||
+        !(hands = PyObject_GetAttr(state, LPN(hands))) || !(crews = PyObject_GetAttr(state, LPN(crews)))) {
+        goto done;
+    }
+    Py_ssize_t len = PyObject_Length(slots);
+    if (len < 0) {
+        goto done;
+    }
+    lap = (long)len;
+    if (PyObject_Length(progress) != n) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "progress is not one value per captain");
+        }
+        goto done;
+    }
+    long most = 0;
+    for (long c = 0; c < n; c++) {
+        if (lp_item_long(progress, c, &prog[c]) < 0) {
+            goto done;
+        }
+        most = c == 0 || prog[c] > most ? prog[c] : most;
+    }
+    if (lap == 0) {
+        PyErr_SetString(PyExc_ZeroDivisionError, "integer modulo by zero");
+        goto done;
+    }
+    for (long c = 0; c < n; c++) {
+        if (lp_count(w, base[c] + I[LP_PRESENT]) < 0 || lp_count(w, base[c] + I[LP_POSITION] + modulo(prog[c], lap)) < 0) {
+            goto done;
+        }
+    }
+    if (most >= lap) {
+        for (long c = 0; c < n; c++) {
+            if (prog[c] >= lap && lp_count(w, base[c] + I[LP_HOME]) < 0) {
+                goto done;
+            }
+        }
+    }
+    /* laps, coins, crew, hand size: field by field */
+    for (long c = 0; c < n; c++) {
+        if (lp_value(w, base[c] + I[LP_LAPS], (double)prog[c] / (double)lap) < 0) {
+            goto done;
+        }
+    }
+    {
+        PyObject *lists[2] = {NULL, NULL};
+        long fields[2] = {I[LP_COINS], I[LP_CREW]};
+        if (!(lists[0] = PyObject_GetAttr(state, LPN(coins))) ||
+            !(lists[1] = PyObject_GetAttr(crews, LPN(crew)))) {
+            Py_XDECREF(lists[0]);
+            goto done;
+        }
+        int ok = 1;
+        for (int j = 0; j < 2 && ok; j++) {
+            PyObject *f = PySequence_Fast(lists[j], "coins and crews are sequences");
+            if (!f || PySequence_Fast_GET_SIZE(f) != n) {
+                if (f) {
+                    PyErr_SetString(PyExc_ValueError, "coins and crews hold one value per captain");
+                }
+                ok = 0;
+            }
+            for (long c = 0; ok && c < n; c++) {
+                double d;
+                ok = number(PySequence_Fast_GET_ITEM(f, c), &d) == 0 && lp_value(w, base[c] + fields[j], d) == 0;
+            }
+            Py_XDECREF(f);
+        }
+        Py_DECREF(lists[0]);
+        Py_DECREF(lists[1]);
+        if (!ok) {
+            goto done;
+        }
+    }
+    if (PyObject_Length(hands) != n) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "hands is not one per captain");
+        }
+        goto done;
+    }
+    for (long c = 0; c < n; c++) {
+        x = PySequence_GetItem(hands, c);
+        Py_ssize_t size = x ? PyObject_Length(x) : -1;
+        if (size < 0 || lp_value(w, base[c] + I[LP_HAND_SIZE], (double)size) < 0) {
+            goto done;
+        }
+        if (c == seat && lp_items(w, x, base[c] + I[LP_KNOWN], 0) < 0) {
+            goto done;
+        }
+        Py_CLEAR(x);
+    }
+    if (lp_attr_long(state, LPN(phantom), &v) < 0 || (v >= 0 && (lp_base(w, v, &b) < 0 || lp_count(w, b + I[LP_PHANTOM]) < 0))) {
+        goto done;
+    }
+    /* what the observer knows of the others' hands */
+    if (!(x = PyObject_GetAttr(state, LPN(known))) || !(y = PySequence_GetItem(x, seat)) ||
+        !(fast = PySequence_Fast(y, "known rows are sequences"))) {
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < PySequence_Fast_GET_SIZE(fast); c++) {
+        if (c == seat) {
+            continue;
+        }
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "known rows are sequences");
+        if (!row) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++) {
+            PyObject *count = PySequence_Fast_GET_ITEM(row, k);
+            int nonzero = PyObject_IsTrue(count);
+            double d;
+            if (nonzero < 0 || (nonzero && (lp_base(w, (long)c, &b) < 0 || number(count, &d) < 0 ||
+                                            lp_value(w, b + I[LP_KNOWN] + (long)k, d) < 0))) {
+                Py_DECREF(row);
+                goto done;
+            }
+        }
+        Py_DECREF(row);
+    }
+    Py_CLEAR(fast);
+    Py_CLEAR(y);
+    Py_CLEAR(x);
+    if (frame[LP_PLACING]) {
+        if (!(x = PyObject_GetAttr(frame[LP_PLACING], LPN(tiles))) ||
+            !(fast = PySequence_Fast(x, "placing tiles are sequences"))) {
+            goto done;
+        }
+        for (Py_ssize_t c = 0; c < PySequence_Fast_GET_SIZE(fast); c++) {
+            PyObject *tiles = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "placing tiles are sequences");
+            if (!tiles || lp_base(w, (long)c, &b) < 0) {
+                Py_XDECREF(tiles);
+                goto done;
+            }
+            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(tiles); k++) {
+                long t;
+                if (lp_long(PySequence_Fast_GET_ITEM(tiles, k), &t) < 0) {
+                    Py_DECREF(tiles);
+                    goto done;
+                }
+                if (t < 0 || t >= LP.tiles || LP.water_of[t] < 0) {
+                    PyErr_Format(PyExc_KeyError, "%ld", t);
+                    Py_DECREF(tiles);
+                    goto done;
+                }
+                if (lp_count(w, b + I[LP_TILES] + LP.water_of[t]) < 0) {
+                    Py_DECREF(tiles);
+                    goto done;
+                }
+            }
+            Py_DECREF(tiles);
+        }
+        Py_CLEAR(fast);
+        Py_CLEAR(x);
+    }
+    {
+        PyObject *names[2] = {LPN(excluded), LPN(next_excluded)};
+        long fields[2] = {I[LP_EXCLUDED], I[LP_NEXT_EXCLUDED]};
+        for (int j = 0; j < 2; j++) {
+            if (!(x = PyObject_GetAttr(state, names[j])) || lp_items(w, x, fields[j], 1) < 0) {
+                goto done;
+            }
+            Py_CLEAR(x);
+        }
+    }
+    /* the used cards and rerolls, three a captain, read in a row as the reference's compress() does */
+    if (!(x = PyObject_GetAttr(state, LPN(used))) || !(fast = PySequence_Fast(x, "used is a sequence"))) {
+        goto done;
+    }
+    {
+        long j = 0;
+        for (Py_ssize_t c = 0; c < PySequence_Fast_GET_SIZE(fast) && j < 3 * n; c++) {
+            PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "used rows are sequences");
+            if (!row) {
+                goto done;
+            }
+            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row) && j < 3 * n; k++, j++) {
+                int on = PyObject_IsTrue(PySequence_Fast_GET_ITEM(row, k));
+                if (on < 0 || (on && lp_count(w, base[j / 3] + I[LP_USED] + j % 3) < 0)) {
+                    Py_DECREF(row);
+                    goto done;
+                }
+            }
+            Py_DECREF(row);
+        }
+    }
+    Py_CLEAR(fast);
+    Py_CLEAR(x);
+    if (lp_attr_long(state, LPN(token), &v) < 0 || (v >= 0 && (lp_base(w, v, &b) < 0 || lp_count(w, b + I[LP_TOKEN]) < 0))) {
+        goto done;
+    }
+    /* this round's result */
+    if (!(x = PyObject_GetAttr(state, LPN(result)))) {
+        goto done;
+    }
+    int truth = PyObject_IsTrue(x);
+    if (truth < 0) {
+        goto done;
+    }
+    if (truth) {
+        long outcome[64], q;
+        for (long c = 0; c < n; c++) {
+            outcome[c] = I[LP_SURVIVOR];
+        }
+        if (!(y = PyObject_GetItem(x, LPN(losers))) || !(fast = PySequence_Fast(y, "losers is a sequence"))) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+            if (lp_long(PySequence_Fast_GET_ITEM(fast, k), &v) < 0 || lp_index(v, n, &q) < 0) {
+                goto done;
+            }
+            outcome[q] = I[LP_LOSER];
+        }
+        Py_CLEAR(fast);
+        Py_CLEAR(y);
+        if (!(y = PyObject_GetItem(x, LPN(winner))) || lp_long(y, &v) < 0 || lp_index(v, n, &q) < 0) {
+            goto done;
+        }
+        Py_CLEAR(y);
+        outcome[q] = I[LP_WINNER];
+        for (long c = 0; c < n; c++) {
+            if (lp_count(w, base[c] + I[LP_RESULT] + outcome[c]) < 0) {
+                goto done;
+            }
+        }
+    }
+    Py_CLEAR(x);
+    /* the battle being fought */
+    PyObject *fight = frame[LP_BATTLE];
+    if (fight) {
+        truth = PyObject_IsTrue(fight);
+        if (truth < 0) {
+            goto done;
+        }
+        if (!truth) {
+            fight = NULL;
+        }
+    }
+    fight = fight ? fight : frame[LP_FINAL];
+    if (fight && (truth = PyObject_IsTrue(fight)) != 0) {
+        if (truth < 0 || !(x = PyObject_GetAttr(fight, LPN(rolls))) ||
+            !(y = PyObject_GetAttr(fight, LPN(rolling))) || !(fast = PySequence_Fast(y, "rolling is a sequence"))) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+            long c, roll;
+            if (lp_long(PySequence_Fast_GET_ITEM(fast, k), &c) < 0 || lp_base(w, c, &b) < 0 ||
+                lp_count(w, b + I[LP_BATTLING]) < 0 || lp_item_long(x, c, &roll) < 0 ||
+                (roll >= 0 && lp_count(w, b + I[LP_ICON] + roll) < 0)) {
+                goto done;
+            }
+        }
+        Py_CLEAR(fast);
+        Py_CLEAR(y);
+        Py_CLEAR(x);
+    }
+    /* the cups at the last reveal, by seat as its keys name them ("0", "1", ...) */
+    if (!(x = PyObject_GetAttr(state, LPN(reveal))) || (truth = PyObject_IsTrue(x)) < 0) {
+        goto done;
+    }
+    if (truth) {
+        if (!(y = PyObject_GetItem(x, LPN(cups)))) {
+            goto done;
+        }
+        if (!PyDict_Check(y)) {
+            PyErr_SetString(PyExc_TypeError, "the reveal's cups are a dict");
+            goto done;
+        }
+        Py_ssize_t pos = 0;
+        PyObject *key, *cup;
+        while (PyDict_Next(y, &pos, &key, &cup)) {
+            long c = -1;
+            for (long k = 0; k < n && c < 0; k++) {
+                int eq = PyUnicode_Check(key) ? PyUnicode_Compare(key, LP.seat_names[k]) : 1;
+                if (eq == -1 && PyErr_Occurred()) {
+                    goto done;
+                }
+                c = eq == 0 ? k : -1;
+            }
+            if (c < 0) {
+                PyErr_SetObject(PyExc_KeyError, key);
+                goto done;
+            }
+            if (lp_cup(w, cup, base[c] + I[LP_REVEAL]) < 0) {
+                goto done;
+            }
+        }
+        Py_CLEAR(y);
+    }
+    Py_CLEAR(x);
+    if (frame[LP_FINAL] && (truth = PyObject_IsTrue(frame[LP_FINAL])) != 0) {
+        if (truth < 0 || !(x = PyObject_GetAttr(frame[LP_FINAL], LPN(crew))) ||
+            !(fast = PySequence_Fast(x, "the final crews are a sequence"))) {
+            goto done;
+        }
+        if (PySequence_Fast_GET_SIZE(fast) != n) {
+            PyErr_SetString(PyExc_ValueError, "the final battle's crews are not one per captain");
+            goto done;
+        }
+        for (long c = 0; c < n; c++) {
+            double d;
+            if (number(PySequence_Fast_GET_ITEM(fast, c), &d) < 0 || lp_value(w, base[c] + I[LP_FINAL_CREW], d) < 0) {
+                goto done;
+            }
+        }
+        Py_CLEAR(fast);
+        Py_CLEAR(x);
+    }
+    /* who holds each special die */
+    if (!(x = PyObject_GetAttr(crews, LPN(holder)))) {
+        goto done;
+    }
+    for (long k = 0; k < LP.held; k++) {
+        if (!(y = PyObject_GetItem(x, LP.held_die[k])) || lp_long(y, &v) < 0 ||
+            (v >= 0 && (lp_base(w, v, &b) < 0 || lp_count(w, b + LP.held_at[k]) < 0))) {
+            goto done;
+        }
+        Py_CLEAR(y);
+    }
+    Py_CLEAR(x);
+    /* the Betting phase: the own cup, the bets, the dice in play */
+    if (!(x = PyObject_GetAttr(state, LPN(betting)))) {
+        goto done;
+    }
+    if (x != Py_None) {
+        PyObject *seat_key = PyLong_FromLong(seat);
+        if (!seat_key || !(y = PyObject_GetAttr(x, LPN(cups)))) {
+            Py_XDECREF(seat_key);
+            goto done;
+        }
+        truth = PySequence_Contains(y, seat_key);
+        PyObject *cup = truth > 0 ? PyObject_GetItem(y, seat_key) : NULL;
+        Py_DECREF(seat_key);
+        Py_CLEAR(y);
+        if (truth < 0 || (truth && !cup)) {
+            goto done;
+        }
+        if (cup) {
+            int bad = lp_cup(w, cup, I[LP_CUP]);
+            Py_DECREF(cup);
+            if (bad < 0) {
+                goto done;
+            }
+        }
+        if (!(y = PyObject_GetAttr(x, LPN(bids))) || !(fast = PySequence_Fast(y, "bids are a sequence"))) {
+            goto done;
+        }
+        Py_ssize_t bids = PySequence_Fast_GET_SIZE(fast);
+        long who = 0, q = 0, f = 0;
+        for (Py_ssize_t k = 0; k < bids; k++) {
+            PyObject *bid = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), "a bid is [seat, quantity, face]");
+            if (!bid) {
+                goto done;
+            }
+            int ok = PySequence_Fast_GET_SIZE(bid) == 3 && lp_long(PySequence_Fast_GET_ITEM(bid, 0), &who) == 0 &&
+                     lp_long(PySequence_Fast_GET_ITEM(bid, 1), &q) == 0 &&
+                     lp_long(PySequence_Fast_GET_ITEM(bid, 2), &f) == 0;
+            Py_DECREF(bid);
+            if (!ok) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_ValueError, "a bid is [seat, quantity, face]");
+                }
+                goto done;
+            }
+            if (lp_count(w, I[LP_BETS] + ((q - 1) * I[LP_BET_FACES] + f - I[LP_LOWEST_FACE]) * I[LP_MAX_CAPTAINS] +
+                                modulo(who - seat, n)) < 0) {
+                goto done;
+            }
+        }
+        Py_CLEAR(fast);
+        Py_CLEAR(y);
+        if (bids && (lp_count(w, I[LP_LAST_FACE] + f - I[LP_LOWEST_FACE]) < 0 ||
+                     lp_value(w, I[LP_LAST_QUANTITY], (double)q) < 0)) {
+            goto done;
+        }
+        double d;
+        if (!(y = PyObject_GetAttr(x, LPN(dice_in_play))) || number(y, &d) < 0 || lp_value(w, I[LP_IN_PLAY], d) < 0) {
+            goto done;
+        }
+        Py_CLEAR(y);
+    }
+    Py_CLEAR(x);
+    /* the phase, the open decision, the die a reroll is for */
+    if (!(x = PyObject_GetAttr(state, LPN(phase)))) {
+        goto done;
+    }
+    if (!PyUnicode_Check(x) || PyUnicode_CompareWithASCIIString(x, "over") != 0) {
+        long k = lp_lookup(LP.phases, x, &failed);
+        if (failed || lp_count(w, I[LP_PHASE] + (k < 0 ? I[LP_OTHER_PHASE] : k)) < 0) {
+            goto done;
+        }
+    }
+    Py_CLEAR(x);
+    if (!(x = PyObject_GetAttr(state, LPN(pending))) || (truth = PyObject_IsTrue(x)) < 0) {
+        goto done;
+    }
+    if (truth) {
+        long k;
+        if (!(y = PySequence_GetItem(x, 0)) || ((k = lp_lookup(LP.decisions, y, &failed)), failed) ||
+            (k >= 0 && lp_count(w, I[LP_DECISION] + k) < 0)) {
+            goto done;
+        }
+        Py_CLEAR(y);
+    }
+    Py_CLEAR(x);
+    if (frame[LP_REROLL] && (truth = PyObject_IsTrue(frame[LP_REROLL])) != 0) {
+        long k;
+        if (truth < 0 || !(x = PyObject_GetAttr(frame[LP_REROLL], LPN(die))) ||
+            ((k = lp_lookup(LP.reroll_dice, x, &failed)), failed) || (k >= 0 && lp_count(w, I[LP_REROLL_DIE] + k) < 0)) {
+            goto done;
+        }
+        Py_CLEAR(x);
+    }
+    /* the card or the base tile whose effect is being decided */
+    if (frame[LP_EFFECT] && (truth = PyObject_IsTrue(frame[LP_EFFECT])) != 0) {
+        if (truth < 0 || lp_attr_long(frame[LP_EFFECT], LPN(card), &v) < 0) {
+            goto done;
+        }
+        if (v >= 0) {
+            if (lp_count(w, I[LP_CARD] + v) < 0) {
+                goto done;
+            }
+        } else {
+            if (!(x = PyObject_GetAttr(frame[LP_EFFECT], LPN(source)))) {
+                goto done;
+            }
+            int tile = PyUnicode_Check(x) && PyUnicode_CompareWithASCIIString(x, "tile") == 0;
+            Py_CLEAR(x);
+            if (tile) {
+                long resolver, r, t;
+                if (lp_attr_long(state, LPN(resolver), &resolver) < 0 || lp_index(resolver, n, &r) < 0 ||
+                    lp_item_long(slots, modulo(prog[r], lap), &t) < 0 ||
+                    (t < I[LP_BASE_TILES] && lp_count(w, I[LP_TILE] + t) < 0)) {
+                    goto done;
+                }
+            }
+        }
+    }
+    if (lp_attr_long(state, LPN(sail_die), &v) < 0 || (v && lp_count(w, I[LP_SAIL_DIE] + v - 1) < 0)) {
+        goto done;
+    }
+    /* the Pirate / Treasure die of a tile and its face */
+    if (!(x = PyObject_GetAttr(state, LPN(pt))) || (truth = PyObject_IsTrue(x)) < 0) {
+        goto done;
+    }
+    if (truth) {
+        PyObject *names[2] = {NULL, NULL};
+        PyObject *dicts[2] = {LP.pt_dice, LP.pt_faces};
+        long fields[2] = {I[LP_PT_DIE], I[LP_PT_FACE]}, k[2];
+        int ok = (names[0] = PyObject_GetAttr(x, LPN(die))) && (names[1] = PyObject_GetAttr(x, LPN(face)));
+        for (int j = 0; j < 2 && ok; j++) {
+            k[j] = lp_lookup(dicts[j], names[j], &failed);
+            if (!failed && k[j] < 0) {
+                PyErr_SetString(PyExc_ValueError, "tuple.index(x): x not in tuple");
+            }
+            ok = k[j] >= 0;
+        }
+        Py_XDECREF(names[0]);
+        Py_XDECREF(names[1]);
+        if (!ok || lp_count(w, fields[0] + k[0]) < 0 || lp_count(w, fields[1] + k[1]) < 0) {
+            goto done;
+        }
+    }
+    Py_CLEAR(x);
+    if (lp_attr_long(state, LPN(direction), &v) < 0 || (v > 0 && lp_count(w, I[LP_DIRECTION]) < 0)) {
+        goto done;
+    }
+    /* the map, the cards played this round, the discard */
+    if (!(fast = PySequence_Fast(slots, "slots are a sequence"))) {
+        goto done;
+    }
+    for (Py_ssize_t slot = 0; slot < PySequence_Fast_GET_SIZE(fast); slot++) {
+        long t;
+        if (lp_long(PySequence_Fast_GET_ITEM(fast, slot), &t) < 0 ||
+            (t >= 0 && t < I[LP_BASE_TILES] && lp_count(w, I[LP_MAP] + (long)slot * I[LP_BASE_TILES] + t) < 0)) {
+            goto done;
+        }
+    }
+    Py_CLEAR(fast);
+    if (!(x = PyObject_GetAttr(state, LPN(played))) || !(fast = PySequence_Fast(x, "played is a sequence"))) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+        long card;
+        PyObject *pair = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), "played holds [captain, card]");
+        if (!pair) {
+            goto done;
+        }
+        int ok = PySequence_Fast_GET_SIZE(pair) == 2 && lp_long(PySequence_Fast_GET_ITEM(pair, 1), &card) == 0;
+        Py_DECREF(pair);
+        if (!ok) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "played holds [captain, card]");
+            }
+            goto done;
+        }
+        if (lp_count(w, I[LP_PLAYED] + card) < 0) {
+            goto done;
+        }
+    }
+    Py_CLEAR(fast);
+    Py_CLEAR(x);
+    if (!(x = PyObject_GetAttr(state, LPN(discard))) || lp_items(w, x, I[LP_DISCARD], 0) < 0) {
+        goto done;
+    }
+    Py_CLEAR(x);
+    /* the observer's own draft picks and unplaced base tiles (the Phantom has none) */
+    long players;
+    if (lp_attr_long(state, LPN(num_players), &players) < 0) {
+        goto done;
+    }
+    if (frame[LP_DRAFT] && seat < players) {
+        if (!(x = PyObject_GetAttr(frame[LP_DRAFT], LPN(picked))) || !(y = PySequence_GetItem(x, seat)) ||
+            lp_items(w, y, I[LP_PICKS], 0) < 0) {
+            goto done;
+        }
+        Py_CLEAR(y);
+        Py_CLEAR(x);
+    }
+    if (frame[LP_PLACING] && seat < players) {
+        if (!(x = PyObject_GetAttr(frame[LP_PLACING], LPN(tiles))) || !(y = PySequence_GetItem(x, seat)) ||
+            !(fast = PySequence_Fast(y, "tiles are a sequence"))) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+            long t;
+            if (lp_long(PySequence_Fast_GET_ITEM(fast, k), &t) < 0 ||
+                (t < I[LP_BASE_TILES] && lp_count(w, I[LP_OWN_TILES] + t) < 0)) {
+                goto done;
+            }
+        }
+        Py_CLEAR(fast);
+        Py_CLEAR(y);
+        Py_CLEAR(x);
+    }
+    /* the deck's size and the round */
+    {
+        double d;
+        Py_ssize_t deck;
+        if (!(x = PyObject_GetAttr(state, LPN(deck))) || (deck = PyObject_Length(x)) < 0 ||
+            lp_value(w, I[LP_DECK], (double)deck) < 0) {
+            goto done;
+        }
+        Py_CLEAR(x);
+        if (!(x = PyObject_GetAttr(state, LPN(round_no))) || number(x, &d) < 0 || lp_value(w, I[LP_ROUND], d) < 0) {
+            goto done;
+        }
+    }
+    Py_CLEAR(x);
+    rc = 0;
+done:
+    for (int j = 0; j < LP_FRAMES; j++) {
+        Py_XDECREF(frame[j]);
+    }
+    Py_XDECREF(fast);
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    Py_XDECREF(slots);
+    Py_XDECREF(progress);
+    Py_XDECREF(hands);
+    Py_XDECREF(crews);
+    return rc;
+}
+
 /* ---- module --------------------------------------------------------------------------------------------- */
 
 /* ---- bounded draws from a numpy bit generator ---------------------------------------------------------- */
@@ -1164,6 +2176,9 @@ static PyMethodDef methods[] = {
     {"liars_dice", (PyCFunction)(void (*)(void))liars_dice, METH_FASTCALL, liars_dice_doc},
     {"libertalia_layout", (PyCFunction)(void (*)(void))libertalia_layout, METH_FASTCALL, libertalia_layout_doc},
     {"libertalia", (PyCFunction)(void (*)(void))libertalia, METH_FASTCALL, libertalia_doc},
+    {"lying_pirates_layout", (PyCFunction)(void (*)(void))lying_pirates_layout, METH_FASTCALL,
+     lying_pirates_layout_doc},
+    {"lying_pirates", (PyCFunction)(void (*)(void))lying_pirates, METH_FASTCALL, lying_pirates_doc},
     {NULL, NULL, 0, NULL},
 };
 

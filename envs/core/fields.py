@@ -169,6 +169,7 @@ class Layout:
         self._value_scales = np.concatenate(
             [np.full(f.width, f.scale, np.float32) for b in blocks for _ in range(b.count) for f in b.fields]
         )
+        self._value_scales.flags.writeable = False  # kernels read it through the buffer protocol
         # one property per field on a View subclass: a plain attribute lookup, no __getattr__ fallback
         properties = {name: property(_field_getter(place)) for name, place in self._places.items()}
         self._scales = {name: float(place.field.scale) for name, place in self._places.items()}
@@ -217,6 +218,11 @@ class Layout:
         raw /= self._value_scales
         np.minimum(raw, np.float32(1.0), out=raw)
         return raw
+
+    @property
+    def value_scales(self) -> np.ndarray:
+        """Every value's scale in vector order (float32): what ``encode`` divides by, for kernels that encode."""
+        return self._value_scales
 
     def view(self, obs: np.ndarray) -> View:
         """Named views over ``obs`` (one observation, or a batch whose last axis is the observation)."""

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from bidbluff.envs.core import speedups
 from bidbluff.envs.lying_pirates.action_codec import (
     BASE_TILES,
     BET_FACES,
@@ -154,7 +155,29 @@ def encode(state: Table, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cup and cards, and what the table knows of the others.
 
     Every value is gathered in the game's units (``counted``: one position per item; ``at`` / ``values``: the
-    rest) and the layout encodes them in one go (``Layout.encode``: divided by the field's scale, clipped)."""
+    rest) and the layout encodes them in one go (``Layout.encode``: divided by the field's scale, clipped).
+
+    Where the kernels are built, one C call (``_speedups.lying_pirates``) gathers and encodes the base game's
+    part (``_gather``'s), with what ``_gather_options`` gathers for the options; else ``encode_python``."""
+    kernels = speedups.active
+    if kernels is None:
+        return encode_python(state, seat)
+    if state.ext is None:
+        out = np.zeros(_SIZE, np.float32)
+        kernels.lying_pirates(out, _SCALES, state, seat, (), (), ())
+        return out
+    counted: list[int] = []
+    at: list[int] = []
+    values: list[float] = []
+    _gather_options(state, seat, {type(frame): frame for frame in state.stack}, counted, at, values)
+    out = np.zeros(_FULL_SIZE, np.float32)
+    kernels.lying_pirates(out, _FULL_SCALES, state, seat, counted, at, values)
+    return out
+
+
+def encode_python(state: Table, seat: int) -> np.ndarray:
+    """``encode`` gathered in Python: the reference the compiled kernel is tested against (its last step,
+    ``Layout.encode``, takes its own compiled or numpy path)."""
     counted: list[int] = []
     at: list[int] = []
     values: list[float] = []
@@ -164,6 +187,10 @@ def encode(state: Table, seat: int) -> np.ndarray:
         return LAYOUT.encode(counted, at, values)
     _gather_options(state, seat, work, counted, at, values)
     return FULL_LAYOUT.encode(counted, at, values)
+
+
+_SIZE, _FULL_SIZE = LAYOUT.size, FULL_LAYOUT.size
+_SCALES, _FULL_SCALES = LAYOUT.value_scales, FULL_LAYOUT.value_scales
 
 
 def _dice_at() -> list[list[int]]:
@@ -429,3 +456,70 @@ def _gather_options(
     if cargo and cargo.queue:
         at.append(_CARGO_LEFT)
         values.append(cargo.queue[0][1])
+
+
+if speedups.kernels is not None:
+    # the kernel's copy of ``_gather``'s offsets and tables, in the order of ``lying_pirates_layout``'s ints
+    speedups.kernels.lying_pirates_layout(
+        (
+            _SEAT,
+            _PRESENT,
+            _PHANTOM,
+            _POSITION,
+            _LAPS,
+            _HOME,
+            _COINS,
+            _CREW,
+            _HAND_SIZE,
+            _KNOWN,
+            _TILES,
+            _EXCLUDED,
+            _NEXT_EXCLUDED,
+            _USED,
+            _TOKEN,
+            _RESULT,
+            _BATTLING,
+            _ICON,
+            _REVEAL,
+            _FINAL_CREW,
+            _CUP,
+            _BETS,
+            _LAST_QUANTITY,
+            _LAST_FACE,
+            _IN_PLAY,
+            _PHASE,
+            _DECISION,
+            _REROLL_DIE,
+            _CARD,
+            _TILE,
+            _SAIL_DIE,
+            _PT_DIE,
+            _PT_FACE,
+            _DIRECTION,
+            _MAP,
+            _PLAYED,
+            _DISCARD,
+            _DECK,
+            _PICKS,
+            _OWN_TILES,
+            _ROUND,
+            BET_FACES,
+            LOWEST_FACE,
+            MAX_CAPTAINS,
+            BASE_TILES,
+            _MAYOR_DIE,
+            _OTHER_PHASE,
+            _WINNER,
+            _LOSER,
+            _SURVIVOR,
+        ),
+        _DIE_AT,
+        [_WATER_OF.get(t, -1) for t in range(len(ALL_TILES))],
+        [(die, held_at) for die, held_at in _HELD],
+        _PHASE_INDEX,
+        _DECISION_INDEX,
+        _REROLL_DIE_INDEX,
+        {die: i for i, die in enumerate(PT_DICE)},
+        {face: i for i, face in enumerate(PT_FACES)},
+        (Placing, Battle, FinalBattle, Reroll, Effect, Draft),
+    )
