@@ -338,6 +338,8 @@ class Table:
     env: Any = None
     seats: list[str] = field(default_factory=list)  # LEARNER or a league entry's name
     players: list[Any] = field(default_factory=list)  # each seat's baseline agent (None: a network's seat)
+    # the snapshots seated here, held for the whole game: one may leave the league's pool before the game ends
+    snapshots: dict[str, Any] = field(default_factory=dict)
     steps: int = 0
     segments: list[list[int]] = field(default_factory=list)  # rollout rows of each seat's decisions
 
@@ -457,6 +459,7 @@ class BatchedTrainer:
             seats = seat_table(self.rng, n, self.config.pool_fraction, lambda: self.league.draw(self.rng))
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
         table.players = [self.league.baselines.get(s) for s in seats]
+        table.snapshots = {s: self.league.player(s) for s in set(seats) - {LEARNER} if s not in self.league.baselines}
         seed = int(self.rng.integers(2**31 - 1))
         # no draw without draw_options: a run without them keeps its stream of deals
         drawn = {key: values[int(self.rng.integers(len(values)))] for key, values in self.config.draw_options.items()}
@@ -541,7 +544,7 @@ class BatchedTrainer:
                 started = time.perf_counter()
                 r.teacher[r.count + j] = self.teacher.act(seen, env.agent_selection)
                 self.timers["teacher"] += time.perf_counter() - started
-        net = self.net if who == LEARNER else self.league.player(who)
+        net = self.net if who == LEARNER else self.tables[members[0]].snapshots[who]
         columns = np.flatnonzero(mask.any(0))
         with torch.no_grad():
             step = net.get_action_and_value(

@@ -448,3 +448,24 @@ def test_a_table_size_listed_twice_is_drawn_twice_as_often(tmp_path):
         trainer._start(trainer.tables[0])
         drawn.append(trainer.tables[0].env.num_players)
     assert 0.6 < drawn.count(2) / len(drawn) < 0.73
+
+
+def test_a_snapshot_that_leaves_the_pool_mid_game_still_plays_its_seats_to_the_end(tmp_path):
+    """With a small pool a snapshot is forgotten while games that seat it are still running (a checkpoint every
+    rollout, games longer than a rollout): those games finish with it, and new games no longer draw it."""
+    config = BatchedConfig(
+        "liars_dice_v0", players=4, num_games=8, rollout_steps=16, trunk=16, net_arch=[8], opponents=[],
+        pool_fraction=0.75, pool_max=1, out=str(tmp_path / "r"),
+    )  # fmt: skip
+    trainer = BatchedTrainer(config, progress_bar=False)
+    sizes = trainer.net.sizes
+    first = trainer.league.add_snapshot("first.zip", 16, ActorCritic(sizes["obs_size"], sizes["n_actions"], 16, [8]))
+    for table in trainer.tables:
+        trainer._start(table)
+    assert any(first in table.seats for table in trainer.tables)
+    second = trainer.league.add_snapshot("second.zip", 32, ActorCritic(sizes["obs_size"], sizes["n_actions"], 16, [8]))
+    assert trainer.league.names() == [second]
+    trainer.collect()  # the games seating the first snapshot go on: no KeyError
+    for _ in range(20):
+        trainer.collect()
+    assert all(first not in table.seats for table in trainer.tables), "no new game draws a forgotten snapshot"
