@@ -254,3 +254,166 @@ def test_the_lying_pirates_kernel_keeps_the_references_edges(monkeypatch):
     ):
         with pytest.raises((TypeError, ValueError)):
             kernels.lying_pirates(*args)
+
+
+def _spytails_states(num_players: int, seed: int, **options):
+    """Every state of one random game of Spytails (the live state, yielded before each step)."""
+    env = envs.make("spytails_v0", raw=True, num_players=num_players, **options)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in env.agent_iter(MAX_STEPS):
+        yield env.unwrapped.game_state
+        obs, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+# every option table: the two forecast modes and both ways to get characters at each table size, and the
+# partnership (four players only) with each
+_SPYTAILS_TABLES = [
+    (n, {"forecast_mode": forecast, "characters": characters})
+    for n in range(2, 5)
+    for forecast in ("sequential", "simultaneous")
+    for characters in ("dealt", "chosen")
+] + [
+    (4, {"mode": "partnership", "forecast_mode": f, "characters": c})
+    for f, c in (("sequential", "dealt"), ("simultaneous", "chosen"))
+]
+
+
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_the_spytails_kernel_gathers_every_field_as_python_does(monkeypatch):
+    """``_speedups.spytails`` against ``codec.encode_python`` (the Python ``_gather``), every seat at every state
+    of random games of every table size and option table; and every field of the layout set at least once, so no
+    branch of the kernel goes unchecked."""
+    from bidbluff.envs.spytails import codec
+
+    monkeypatch.setattr(speedups, "active", speedups.kernels)
+    layout = codec.LAYOUT
+    seen = np.zeros(layout.size, bool)
+    for n, options in _SPYTAILS_TABLES:
+        for state in _spytails_states(n, n, **options):
+            for seat in range(state.num_players):
+                fast = codec.encode(state, seat)
+                with speedups.python_path():
+                    reference = codec.encode_python(state, seat)
+                assert fast.tobytes() == reference.tobytes(), f"{n}p {options} seat {seat}"
+                seen |= fast != 0
+    view = layout.view(seen.astype(np.float32))
+    never = [f.name for block in layout.blocks.values() for f in block.fields if not getattr(view, f.name).any()]
+    assert never == []
+
+
+@pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def test_the_spytails_kernel_keeps_the_references_edges(monkeypatch):
+    """Hand-made states the random games rarely reach, and bad ones: the same bytes, or the same error, on both
+    paths; bad arguments refused."""
+    import copy
+
+    from bidbluff.envs.spytails import codec
+    from bidbluff.envs.spytails.rules import DEBRIEFING, OPERATIONS_PHASE, REINFORCE
+
+    monkeypatch.setattr(speedups, "active", speedups.kernels)
+    operating = hidden = None  # the live state changes at every step: each kept is a copy
+    for state in _spytails_states(4, 11, forecast_mode="simultaneous"):
+        if hidden is None and not state.revealed and any(k >= 0 for k in state.stakes):
+            hidden = copy.deepcopy(state)
+        if operating is None and state.phase == OPERATIONS_PHASE and len(state.trick) >= 2:
+            operating = copy.deepcopy(state)
+    assert operating is not None and hidden is not None
+
+    def both(state, seat=1):
+        with speedups.python_path():
+            try:
+                reference = codec.encode_python(state, seat).tobytes()
+            except Exception as error:  # the reference's error is what the kernel must raise
+                with pytest.raises(type(error)):
+                    codec.encode(state, seat)
+                return type(error)
+        assert codec.encode(state, seat).tobytes() == reference
+        return None
+
+    def edited(state, **edit):
+        state = copy.deepcopy(state)
+        for name, value in edit.items():
+            setattr(state, name, value)
+        return state
+
+    cards = [0, 0, 0, 0, 12, 52, 54]  # four copies: a count clipped at 1
+    plays = [[0, 52, False, False], [1, 12, True, False], [2, -1, False, False], [3, 5, False, True]]
+    good = {
+        "a stake hidden (counted back into the influence) and one shown": (hidden, {}),
+        "a mimicked first card: intimidation led, every operation flag": (
+            operating,
+            dict(trick=[[3, 5, False, True], [0, 52, False, False], [1, 12, True, False], [2, -1, False, False]]),
+        ),
+        "only specials and a ghost: no led suit": (operating, dict(trick=[[0, 52, False, False], [1, -1, 0, 0]])),
+        "an ace played low as the first suited card": (operating, dict(trick=plays[1:3])),
+        "negative seats (Python's indexing from the end)": (
+            operating,
+            dict(trick=[[-1, 7, False, False]], start=-2, leader=-3, round_ops=[[0, [[-4, 3, False, False]]]]),
+        ),
+        "four copies of a card in every pile": (
+            operating,
+            dict(
+                hands=[list(cards)] * 4,
+                decks=[list(cards)] * 4,
+                discards=[list(cards)] * 4,
+                known=[cards] * 4,
+                pool=[cards] * 4,
+                display=list(cards),
+            ),
+        ),
+        "influence and leverage above their scales, clipped": (
+            operating,
+            dict(influence=[90, 0, 41, 7], leverage=[9, 0, 1, 2]),
+        ),
+        "coins that are not whole": (hidden, dict(influence=[2.5, 0.1, 1e9, 3], leverage_supply=2.75)),
+        "the last round, an extra one past the table's rounds": (operating, dict(round=9, last_round=9)),
+        "a reinforcement turn past the table's": (
+            operating,
+            dict(phase=DEBRIEFING, debrief_step=REINFORCE, reinforce_turn=8),
+        ),
+        "a reinforcement turn": (operating, dict(phase=DEBRIEFING, debrief_step=REINFORCE, reinforce_turn=5)),
+        "armed Mirage, partnership": (operating, dict(armed="mirage", mode="partnership", teams=[1, 0, 0, 1])),
+        "a regroup selection of the observer": (operating, dict(pending=["regroup", 1], selection=[3, 3, 9])),
+        "a regroup selection of another seat (not shown)": (
+            operating,
+            dict(pending=["regroup", 2], selection=[3, 3, 9]),
+        ),
+        "an operation past the round's (no operation or led suit)": (operating, dict(operation=7)),
+        "voids in every suit": (operating, dict(voids=[[0, 1, 2, 3], [], [3], [0, 2]])),
+    }
+    for why, (state, edit) in good.items():
+        assert both(edited(state, **edit)) is None, why
+        for seat in range(4):
+            assert both(edited(state, **edit), seat) is None, f"{why}, seat {seat}"
+    for known in (0, 1, 3, 40, -1, -2):
+        assert both(edited(operating, special_known=known)) is None, f"special_known {known}"
+    bad = {
+        "a card past a byte": dict(display=[300]),
+        "a negative card in a pile": dict(hands=[[-2]] * 4, known=[[-2]] * 4),
+        "a card past the vector": dict(display=[255] * 2, special_deck=[]),
+        "a seat not at the table in the trick": dict(trick=[[4, 3, False, False]]),
+        "a play that does not unpack to four": dict(trick=[[0, 3, False]]),
+        "an operation that does not unpack to two": dict(round_ops=[[0]]),
+        "a card past the suits in the trick (the led suit)": dict(trick=[[0, 60, False, False]]),
+        "a per-seat list one short (zip strict)": dict(won=[0, 0, 0]),
+        "an unknown decision": dict(pending=["dance", 0]),
+        "an unknown armed power": dict(armed="echo"),
+        "a one-hot past the vector": dict(row=[0, 0, 10_000]),
+        "a start not at the table": dict(start=4),
+        "no such attribute's type": dict(hands=None),
+    }
+    for why, edit in bad.items():
+        assert both(edited(operating, **edit)) is not None, why
+    assert both(operating, seat=4) is KeyError  # no such seat at a table of 4
+    assert both(operating, seat=-1) is KeyError
+    kernels = speedups.kernels
+    for args in (
+        (np.zeros(codec.OBSERVATION_SIZE, np.float64), codec._COPY, operating, 0),
+        (np.zeros(codec.OBSERVATION_SIZE - 1, np.float32), codec._COPY, operating, 0),
+        (np.zeros(codec.OBSERVATION_SIZE, np.float32), codec._COPY, operating),
+        (np.zeros(codec.OBSERVATION_SIZE, np.float32), codec._COPY, object(), 0),
+    ):
+        with pytest.raises((TypeError, ValueError, AttributeError)):
+            kernels.spytails(*args)

@@ -2071,6 +2071,778 @@ done:
     return rc;
 }
 
+/* ---- spytails: Spytails' whole observation ---------------------------------------------------------------- */
+
+/* The field offsets and tables of envs/spytails/codec.py, set once by spytails_layout(). */
+enum {
+    SP_SEAT, SP_PRESENT, SP_CHARACTER, SP_TEAMMATE, SP_START, SP_LEADER, SP_TO_ACT, SP_INFLUENCE, SP_STAKE, SP_BID,
+    SP_MADE, SP_LEVERAGE, SP_WON, SP_TOKENS, SP_HAND_SIZE, SP_DECK_SIZE, SP_VOIDS, SP_HAND, SP_HIDDEN, SP_DISCARD,
+    SP_PLAYED, SP_OP_CARD, SP_OP_ORDER, SP_OP_FLAGS, SP_ROUND, SP_FINAL, SP_OPERATION, SP_PHASE, SP_PASS,
+    SP_DECISION, SP_LED, SP_ARMED, SP_ROW, SP_DISPLAY, SP_UNSEEN, SP_KNOWN, SP_SPECIAL_SIZE, SP_SUPPLY, SP_SELECTION,
+    SP_REINFORCE, SP_OPTIONS, SP_REVEALED, SP_MAX_PLAYERS, SP_MAX_ROUNDS, SP_OPERATIONS, SP_NUM_ROW_CARDS,
+    SP_GHOST_TOKEN, SP_NO_SUIT, SP_INTIMIDATION, SP_SIZE, SP_INTS
+};
+/* the scales of the scalars, in spytails_layout()'s order */
+enum { SPS_INFLUENCE, SPS_STAKE, SPS_LEVERAGE, SPS_HAND_SIZE, SPS_DECK_SIZE, SPS_SPECIAL_SIZE, SPS_SUPPLY, SPS_COUNT };
+/* the strings the observation compares with, in spytails_layout()'s order */
+enum { SPW_OPERATIONS, SPW_FORECAST, SPW_DEBRIEFING, SPW_REINFORCE, SPW_REGROUP, SPW_PARTNERSHIP,
+       SPW_SIMULTANEOUS, SPW_COUNT };
+#define SP_SUITS 256  /* card types */
+#define SP_HOT 4096   /* positions set to 1 in one observation (a few dozen in a game) */
+#define SP_VALUES 64  /* scalars: 5 per seat and 2 */
+
+enum { SPN_armed, SPN_bids, SPN_characters, SPN_debrief_step, SPN_decks, SPN_discards, SPN_display,
+       SPN_forecast_mode, SPN_forecast_pass, SPN_ghost_used, SPN_hands, SPN_influence, SPN_known, SPN_last_round,
+       SPN_leader, SPN_leverage, SPN_leverage_supply, SPN_mode, SPN_num_players, SPN_operation, SPN_pending,
+       SPN_phase, SPN_pool, SPN_power_used, SPN_regroup_used, SPN_reinforce_turn, SPN_revealed, SPN_round,
+       SPN_round_ops, SPN_row, SPN_selection, SPN_special_deck, SPN_special_known, SPN_stakes, SPN_start,
+       SPN_teams, SPN_trick, SPN_voids, SPN_won, SPN_COUNT };
+static const char *sp_name_text[SPN_COUNT] = {"armed", "bids", "characters", "debrief_step", "decks", "discards",
+    "display", "forecast_mode", "forecast_pass", "ghost_used", "hands", "influence", "known", "last_round",
+    "leader", "leverage", "leverage_supply", "mode", "num_players", "operation", "pending", "phase", "pool",
+    "power_used", "regroup_used", "reinforce_turn", "revealed", "round", "round_ops", "row", "selection",
+    "special_deck", "special_known", "stakes", "start", "teams", "trick", "voids", "won"};
+
+static struct {
+    int ready;
+    PyObject *names[SPN_COUNT];
+    long i[SP_INTS];
+    double scale[SPS_COUNT];
+    long card_suit[SP_SUITS], cards;
+    PyObject *decisions, *phases, *armed; /* dicts: name -> index */
+    PyObject *words[SPW_COUNT];
+} SP;
+
+PyDoc_STRVAR(spytails_layout_doc,
+"spytails_layout(ints, scales, card_suit, decisions, phases, armed, words)\n\n"
+"Set what ``spytails`` writes, once (``envs/spytails/codec.py``): the field offsets and constants (``ints``),\n"
+"the scalars' scales, each card type's suit, the one-hots' indexes by name (dicts) and the strings compared\n"
+"with (operations, forecast, debriefing, reinforce, regroup, partnership, simultaneous).");
+
+static PyObject *spytails_layout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "spytails_layout takes 7 arguments");
+        return NULL;
+    }
+    if (SP.ready) { /* the tables are the module's constants: set once */
+        Py_RETURN_NONE;
+    }
+    long i[SP_INTS];
+    double scale[SPS_COUNT];
+    long card_suit[SP_SUITS];
+    PyObject *fast = PySequence_Fast(args[0], "ints must be a sequence");
+    if (!fast) {
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != SP_INTS) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%d ints expected", SP_INTS);
+        return NULL;
+    }
+    for (int k = 0; k < SP_INTS; k++) {
+        i[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!(fast = PySequence_Fast(args[1], "scales must be a sequence"))) {
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != SPS_COUNT) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%d scales expected", SPS_COUNT);
+        return NULL;
+    }
+    for (int k = 0; k < SPS_COUNT; k++) {
+        scale[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!(fast = PySequence_Fast(args[2], "card_suit must be a sequence"))) {
+        return NULL;
+    }
+    Py_ssize_t cards = PySequence_Fast_GET_SIZE(fast);
+    if (cards > SP_SUITS) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many card types");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < cards; k++) {
+        card_suit[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+    }
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    for (int k = 3; k < 6; k++) {
+        if (!PyDict_Check(args[k])) {
+            PyErr_SetString(PyExc_TypeError, "decisions, phases and armed must be dicts");
+            return NULL;
+        }
+    }
+    if (!(fast = PySequence_Fast(args[6], "words must be a sequence"))) {
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != SPW_COUNT) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%d words expected", SPW_COUNT);
+        return NULL;
+    }
+    for (int k = 0; k < SPN_COUNT; k++) {
+        if (!(SP.names[k] = PyUnicode_InternFromString(sp_name_text[k]))) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    for (int k = 0; k < SPW_COUNT; k++) {
+        SP.words[k] = Py_NewRef(PySequence_Fast_GET_ITEM(fast, k));
+    }
+    Py_DECREF(fast);
+    memcpy(SP.i, i, sizeof i);
+    memcpy(SP.scale, scale, sizeof scale);
+    memcpy(SP.card_suit, card_suit, sizeof card_suit);
+    SP.cards = (long)cards;
+    SP.decisions = Py_NewRef(args[3]);
+    SP.phases = Py_NewRef(args[4]);
+    SP.armed = Py_NewRef(args[5]);
+    SP.ready = 1;
+    Py_RETURN_NONE;
+}
+
+typedef struct {
+    float *out;
+    Py_ssize_t size;
+    float copy;
+    long n, seat;
+    long base[8];
+    Py_ssize_t hot;
+    long hot_at[SP_HOT];
+    Py_ssize_t values;
+    long value_at[SP_VALUES];
+    double value[SP_VALUES];
+} SPWork;
+
+static SPWork sp_work; /* under the GIL: one call at a time */
+
+#define SPI(k) SP.i[SP_##k]
+#define SPA(obj, name) PyObject_GetAttr(obj, SP.names[SPN_##name])
+
+static inline int sp_one(SPWork *w, long p) {
+    if (w->hot >= SP_HOT) {
+        PyErr_SetString(PyExc_ValueError, "too many positions set to 1");
+        return -1;
+    }
+    w->hot_at[w->hot++] = p;
+    return 0;
+}
+
+static inline int sp_value(SPWork *w, long p, double v) {
+    if (w->values >= SP_VALUES) {
+        PyErr_SetString(PyExc_ValueError, "too many values");
+        return -1;
+    }
+    w->value_at[w->values] = p;
+    w->value[w->values++] = v;
+    return 0;
+}
+
+/* one card copy added at ``first + card`` (the reference packs the cards in bytes, then counts them) */
+static inline int sp_card(SPWork *w, long first, PyObject *item) {
+    long card = PyLong_AsLong(item);
+    if (card == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (card < 0 || card > 255) {
+        PyErr_SetString(PyExc_ValueError, "byte must be in range(0, 256)");
+        return -1;
+    }
+    long p = first + card;
+    if (p < 0 || p >= w->size) {
+        PyErr_Format(PyExc_IndexError, "index %ld is out of bounds for an observation of %zd values", p, w->size);
+        return -1;
+    }
+    w->out[p] += w->copy;
+    return 0;
+}
+
+/* every card of a pile (a sequence), from ``first`` */
+static int sp_pile(SPWork *w, long first, PyObject *pile) {
+    PyObject *fast = PySequence_Fast(pile, "a pile must be a sequence");
+    if (!fast) {
+        return -1;
+    }
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    PyObject **cards = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        if (sp_card(w, first, cards[k]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* the pile of ``seq[s]`` from ``first`` */
+static int sp_pile_of(SPWork *w, long first, PyObject *seq, long s) {
+    PyObject *pile = PySequence_GetItem(seq, s);
+    if (!pile) {
+        return -1;
+    }
+    int rc = sp_pile(w, first, pile);
+    Py_DECREF(pile);
+    return rc;
+}
+
+static inline int sp_long(PyObject *item, long *v) {
+    *v = PyLong_AsLong(item);
+    return (*v == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static inline int sp_attr_long(PyObject *obj, PyObject *name, long *v) {
+    PyObject *x = PyObject_GetAttr(obj, name);
+    if (!x) {
+        return -1;
+    }
+    int rc = sp_long(x, v);
+    Py_DECREF(x);
+    return rc;
+}
+
+/* where seat ``s``'s block starts: ``base[s]``, Python's tuple indexing (a negative index from the end) */
+static inline int sp_base(SPWork *w, long s, long *b) {
+    long q = s < 0 ? s + w->n : s;
+    if (q < 0 || q >= w->n) {
+        PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+        return -1;
+    }
+    *b = w->base[q];
+    return 0;
+}
+
+/* a number as Python's float of it */
+static inline int sp_number(PyObject *item, double *v) {
+    if (PyLong_CheckExact(item)) {
+        *v = PyLong_AsDouble(item);
+    } else {
+        *v = PyFloat_AsDouble(item);
+    }
+    return (*v == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static inline int sp_equal(PyObject *a, int word) {
+    return PyObject_RichCompareBool(a, SP.words[word], Py_EQ);
+}
+
+/* a dict's index of ``key`` (KeyError as the reference's lookup) */
+static inline int sp_lookup(PyObject *dict, PyObject *key, long *v) {
+    PyObject *x = PyDict_GetItemWithError(dict, key);
+    if (!x) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetObject(PyExc_KeyError, key);
+        }
+        return -1;
+    }
+    return sp_long(x, v);
+}
+
+static int sp_gather(SPWork *w, PyObject *state);
+
+PyDoc_STRVAR(spytails_doc,
+"spytails(out, copy, state, seat)\n\n"
+"Spytails' observation of ``seat`` into ``out`` (float32 zeros of the layout's size): what\n"
+"``envs/spytails/codec.py``'s ``_gather`` gathers from ``state``, written as ``encode_python`` writes it (each\n"
+"card copy adds ``copy``, then the ones, then the scalars, then the vector clipped at 1).");
+
+static PyObject *spytails(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "spytails(out, copy, state, seat) takes 4 arguments");
+        return NULL;
+    }
+    if (!SP.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "spytails_layout() was not called");
+        return NULL;
+    }
+    Floats out;
+    if (floats_get(args[0], &out, 1) < 0) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    SPWork *w = &sp_work;
+    double copy;
+    if (out.size != SPI(SIZE)) {
+        PyErr_Format(PyExc_ValueError, "out has %zd values, the layout %ld", out.size, SPI(SIZE));
+        goto done;
+    }
+    if (number(args[1], &copy) < 0 || sp_long(args[3], &w->seat) < 0) {
+        goto done;
+    }
+    w->out = out.data;
+    w->size = out.size;
+    w->copy = (float)copy;
+    w->hot = 0;
+    w->values = 0;
+    if (sp_gather(w, args[2]) < 0) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < w->hot; k++) { /* numpy's put: a negative position from the end */
+        long p = w->hot_at[k];
+        long q = p < 0 ? p + (long)w->size : p;
+        if (q < 0 || q >= w->size) {
+            PyErr_Format(PyExc_IndexError, "index %ld is out of bounds for an observation of %zd values", p, w->size);
+            goto done;
+        }
+        w->out[q] = 1.0f;
+    }
+    for (Py_ssize_t k = 0; k < w->values; k++) {
+        w->out[w->value_at[k]] = (float)w->value[k];
+    }
+    clip(w->out, w->size);
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&out.view);
+    return result;
+}
+
+/* ``_gather`` of envs/spytails/codec.py, line for line; the card piles are counted into ``out`` at once */
+static int sp_gather(SPWork *w, PyObject *state) {
+    int rc = -1;
+    long n, seat = w->seat;
+    PyObject *hands = NULL, *decks = NULL, *discards = NULL, *known = NULL, *pool = NULL, *seq = NULL,
+             *trick = NULL, *pending = NULL, *x = NULL, *phase = NULL, *teams = NULL, *special = NULL;
+    PyObject *cols[12] = {NULL};
+    if (sp_attr_long(state, SP.names[SPN_num_players], &n) < 0) {
+        return -1;
+    }
+    if (n < 2 || n > SPI(MAX_PLAYERS) || n > 8 || seat < 0 || seat >= n) { /* _SEATINGS[n, seat] */
+        PyObject *key = Py_BuildValue("(ll)", n, seat);
+        if (key) {
+            PyErr_SetObject(PyExc_KeyError, key);
+            Py_DECREF(key);
+        }
+        return -1;
+    }
+    w->n = n;
+    for (long s = 0; s < n; s++) {
+        w->base[s] = modulo(s - seat, n) * SPI(SEAT);
+    }
+    for (long rel = 0; rel < n; rel++) {
+        if (sp_one(w, rel * SPI(SEAT) + SPI(PRESENT)) < 0) {
+            return -1;
+        }
+    }
+    /* the piles every seat shows: its own hand and deck, or what the others know of theirs */
+    if (!(hands = SPA(state, hands)) || !(decks = SPA(state, decks)) || !(discards = SPA(state, discards)) ||
+        !(known = SPA(state, known)) || !(pool = SPA(state, pool))) {
+        goto done;
+    }
+    for (long s = 0; s < n; s++) {
+        long b = w->base[s];
+        if (s == seat) {
+            if (sp_pile_of(w, b + SPI(HAND), hands, s) < 0 || sp_pile_of(w, b + SPI(HIDDEN), decks, s) < 0) {
+                goto done;
+            }
+        } else if (sp_pile_of(w, b + SPI(HAND), known, s) < 0 || sp_pile_of(w, b + SPI(HIDDEN), pool, s) < 0) {
+            goto done;
+        }
+        if (sp_pile_of(w, b + SPI(DISCARD), discards, s) < 0) {
+            goto done;
+        }
+    }
+    /* each seat's cards played this round: the finished operations' */
+    if (!(seq = SPA(state, round_ops))) {
+        goto done;
+    }
+    {
+        PyObject *ops = PySequence_Fast(seq, "round_ops must be a sequence");
+        if (!ops) {
+            goto done;
+        }
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(ops);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            PyObject *op = PySequence_Fast(PySequence_Fast_ITEMS(ops)[k], "an operation must be a sequence");
+            if (!op || PySequence_Fast_GET_SIZE(op) != 2) {
+                if (op) {
+                    PyErr_SetString(PyExc_ValueError, "an operation unpacks to (winner, trick)");
+                    Py_DECREF(op);
+                }
+                Py_DECREF(ops);
+                goto done;
+            }
+            PyObject *plays = PySequence_Fast(PySequence_Fast_ITEMS(op)[1], "a trick must be a sequence");
+            Py_DECREF(op);
+            if (!plays) {
+                Py_DECREF(ops);
+                goto done;
+            }
+            Py_ssize_t p = PySequence_Fast_GET_SIZE(plays);
+            for (Py_ssize_t j = 0; j < p; j++) {
+                PyObject *play = PySequence_Fast(PySequence_Fast_ITEMS(plays)[j], "a play must be a sequence");
+                long s, c, b;
+                int bad = !play;
+                if (!bad && PySequence_Fast_GET_SIZE(play) != 4) {
+                    PyErr_SetString(PyExc_ValueError, "a play unpacks to (seat, card, low, mimic)");
+                    bad = 1;
+                }
+                bad = bad || sp_long(PySequence_Fast_ITEMS(play)[0], &s) < 0 ||
+                      sp_long(PySequence_Fast_ITEMS(play)[1], &c) < 0;
+                if (!bad && c >= 0) {
+                    bad = sp_base(w, s, &b) < 0 || sp_card(w, b + SPI(PLAYED), PySequence_Fast_ITEMS(play)[1]) < 0;
+                }
+                Py_XDECREF(play);
+                if (bad) {
+                    Py_DECREF(plays);
+                    Py_DECREF(ops);
+                    goto done;
+                }
+            }
+            Py_DECREF(plays);
+        }
+        Py_DECREF(ops);
+    }
+    /* this operation's plays */
+    if (!(x = SPA(state, trick))) {
+        goto done;
+    }
+    trick = PySequence_Fast(x, "trick must be a sequence");
+    Py_CLEAR(x);
+    if (!trick) {
+        goto done;
+    }
+    long led = SPI(NO_SUIT), led_found = 0, led_bad = 0; /* state.led_suit(), its IndexError raised if it is read */
+    for (Py_ssize_t place = 0; place < PySequence_Fast_GET_SIZE(trick); place++) {
+        PyObject *play = PySequence_Fast(PySequence_Fast_ITEMS(trick)[place], "a play must be a sequence");
+        if (!play) {
+            goto done;
+        }
+        PyObject **f = PySequence_Fast_ITEMS(play);
+        long s, c, b;
+        int low = 0, mimic = 0, bad = 0;
+        if (PySequence_Fast_GET_SIZE(play) != 4) {
+            PyErr_SetString(PyExc_ValueError, "a play unpacks to (seat, card, low, mimic)");
+            bad = 1;
+        }
+        bad = bad || sp_long(f[0], &s) < 0 || sp_long(f[1], &c) < 0 || sp_base(w, s, &b) < 0 ||
+              sp_one(w, b + SPI(OP_ORDER) + (long)place) < 0;
+        if (!bad && c == SPI(GHOST_TOKEN)) {
+            bad = sp_one(w, b + SPI(OP_FLAGS) + 2) < 0;
+        } else if (!bad) {
+            bad = sp_card(w, b + SPI(PLAYED), f[1]) < 0 || sp_one(w, b + SPI(OP_CARD) + c) < 0 ||
+                  (low = PyObject_IsTrue(f[2])) < 0 || (low && sp_one(w, b + SPI(OP_FLAGS)) < 0) ||
+                  (mimic = PyObject_IsTrue(f[3])) < 0 || (mimic && sp_one(w, b + SPI(OP_FLAGS) + 1) < 0);
+        }
+        if (!bad && !led_found && c >= 0) {
+            if (c >= SP.cards) {
+                led_found = led_bad = 1;
+            } else if (SP.card_suit[c] != SPI(NO_SUIT)) {
+                led_found = 1;
+                led = mimic ? SPI(INTIMIDATION) : SP.card_suit[c];
+            }
+        }
+        Py_DECREF(play);
+        if (bad) {
+            goto done;
+        }
+    }
+    /* the open decision */
+    if (!(pending = SPA(state, pending))) {
+        goto done;
+    }
+    int is_pending = PyObject_IsTrue(pending);
+    if (is_pending < 0) {
+        goto done;
+    }
+    int selecting = 0;
+    if (is_pending) {
+        long acting, b, d;
+        PyObject *kind = PySequence_GetItem(pending, 0);
+        if (!kind) {
+            goto done;
+        }
+        if (!(x = PySequence_GetItem(pending, 1)) || sp_long(x, &acting) < 0 || sp_base(w, acting, &b) < 0 ||
+            sp_one(w, b + SPI(TO_ACT)) < 0 || sp_lookup(SP.decisions, kind, &d) < 0 ||
+            sp_one(w, SPI(DECISION) + d) < 0) {
+            Py_DECREF(kind);
+            goto done;
+        }
+        Py_CLEAR(x);
+        selecting = acting == seat ? sp_equal(kind, SPW_REGROUP) : 0;
+        Py_DECREF(kind);
+        if (selecting < 0) {
+            goto done;
+        }
+    }
+    /* the shared piles */
+    long special_known, b;
+    if (sp_attr_long(state, SP.names[SPN_special_known], &special_known) < 0 || !(x = SPA(state, display)) ||
+        sp_pile(w, SPI(DISPLAY), x) < 0) {
+        goto done;
+    }
+    Py_CLEAR(x);
+    if (!(x = SPA(state, special_deck))) {
+        goto done;
+    }
+    special = PySequence_Fast(x, "special_deck must be a sequence");
+    Py_CLEAR(x);
+    if (!special) {
+        goto done;
+    }
+    Py_ssize_t special_len = PySequence_Fast_GET_SIZE(special);
+    {
+        long cut = special_known < 0 ? special_known + (long)special_len : special_known; /* Python's slice */
+        cut = cut < 0 ? 0 : cut > special_len ? (long)special_len : cut;
+        for (Py_ssize_t k = 0; k < special_len; k++) {
+            if (sp_card(w, k >= cut ? SPI(UNSEEN) : SPI(KNOWN), PySequence_Fast_ITEMS(special)[k]) < 0) {
+                goto done;
+            }
+        }
+    }
+    if (selecting && (!(x = SPA(state, selection)) || sp_pile(w, SPI(SELECTION), x) < 0)) {
+        goto done;
+    }
+    Py_CLEAR(x);
+    long start, leader;
+    if (sp_attr_long(state, SP.names[SPN_start], &start) < 0 || sp_base(w, start, &b) < 0 ||
+        sp_one(w, b + SPI(START)) < 0 || !(phase = SPA(state, phase))) {
+        goto done;
+    }
+    int operating = sp_equal(phase, SPW_OPERATIONS);
+    if (operating < 0 || (operating && (sp_attr_long(state, SP.names[SPN_leader], &leader) < 0 ||
+                                        sp_base(w, leader, &b) < 0 || sp_one(w, b + SPI(LEADER)) < 0))) {
+        goto done;
+    }
+    if (!(teams = SPA(state, teams)) || !(x = SPA(state, revealed))) {
+        goto done;
+    }
+    int revealed = PyObject_IsTrue(x);
+    Py_CLEAR(x);
+    int has_teams = PyObject_IsTrue(teams);
+    if (revealed < 0 || has_teams < 0) {
+        goto done;
+    }
+    PyObject *team = NULL; /* teams[seat], borrowed from ``x`` */
+    if (has_teams) {
+        if (!(x = PySequence_GetItem(teams, seat))) {
+            goto done;
+        }
+        team = x;
+    }
+    /* every seat's facts: zip(..., strict=True) of the per-seat lists */
+    static const int col_name[12] = {SPN_characters, SPN_stakes, SPN_bids, SPN_influence, SPN_leverage, SPN_won,
+                                     SPN_ghost_used, SPN_regroup_used, SPN_power_used, SPN_voids, SPN_hands,
+                                     SPN_decks};
+    enum { C_CHARACTER, C_STAKE, C_BID, C_INFLUENCE, C_LEVERAGE, C_WON, C_GHOST, C_REGROUP, C_POWER, C_VOIDS,
+           C_HAND, C_DECK };
+    for (int k = 0; k < 12; k++) {
+        PyObject *attr = PyObject_GetAttr(state, SP.names[col_name[k]]);
+        if (!attr) {
+            goto done;
+        }
+        cols[k] = PySequence_Fast(attr, "a per-seat attribute must be a sequence");
+        Py_DECREF(attr);
+        if (!cols[k]) {
+            goto done;
+        }
+        if (PySequence_Fast_GET_SIZE(cols[k]) != n) {
+            PyErr_SetString(PyExc_ValueError, "zip() arguments have different lengths");
+            goto done;
+        }
+    }
+    for (long s = 0; s < n; s++) {
+        PyObject *item[12];
+        for (int k = 0; k < 12; k++) {
+            item[k] = PySequence_Fast_ITEMS(cols[k])[s];
+        }
+        long character, bid, won;
+        double stake, influence, leverage;
+        b = w->base[s];
+        if (sp_long(item[C_WON], &won) < 0 || sp_one(w, b + SPI(WON) + won) < 0 ||
+            sp_long(item[C_CHARACTER], &character) < 0 ||
+            (character >= 0 && sp_one(w, b + SPI(CHARACTER) + character) < 0)) {
+            goto done;
+        }
+        if (has_teams) {
+            PyObject *mine = PySequence_GetItem(teams, s);
+            int same = mine ? PyObject_RichCompareBool(mine, team, Py_EQ) : -1;
+            Py_XDECREF(mine);
+            if (same < 0 || (same && sp_one(w, b + SPI(TEAMMATE)) < 0)) {
+                goto done;
+            }
+        }
+        if (sp_number(item[C_STAKE], &stake) < 0) {
+            goto done;
+        }
+        if (stake >= 0) {
+            if (sp_one(w, b + SPI(MADE)) < 0) {
+                goto done;
+            }
+        } else {
+            stake = 0;
+        }
+        if (sp_number(item[C_INFLUENCE], &influence) < 0) {
+            goto done;
+        }
+        if (revealed || s == seat) {
+            if (sp_value(w, b + SPI(INFLUENCE), influence / SP.scale[SPS_INFLUENCE]) < 0 ||
+                sp_value(w, b + SPI(STAKE), stake / SP.scale[SPS_STAKE]) < 0 || sp_long(item[C_BID], &bid) < 0 ||
+                (bid >= 0 && sp_one(w, b + SPI(BID) + bid) < 0)) {
+                goto done;
+            }
+        } else if (sp_value(w, b + SPI(INFLUENCE), (influence + stake) / SP.scale[SPS_INFLUENCE]) < 0 ||
+                   sp_value(w, b + SPI(STAKE), 0.0) < 0) {
+            goto done;
+        }
+        Py_ssize_t hand_len = PyObject_Length(item[C_HAND]), deck_len = PyObject_Length(item[C_DECK]);
+        if (sp_number(item[C_LEVERAGE], &leverage) < 0 || hand_len < 0 || deck_len < 0 ||
+            sp_value(w, b + SPI(LEVERAGE), leverage / SP.scale[SPS_LEVERAGE]) < 0 ||
+            sp_value(w, b + SPI(HAND_SIZE), (double)hand_len / SP.scale[SPS_HAND_SIZE]) < 0 ||
+            sp_value(w, b + SPI(DECK_SIZE), (double)deck_len / SP.scale[SPS_DECK_SIZE]) < 0) {
+            goto done;
+        }
+        for (int k = 0; k < 3; k++) {
+            int used = PyObject_IsTrue(item[C_GHOST + k]);
+            if (used < 0 || (used && sp_one(w, b + SPI(TOKENS) + k) < 0)) {
+                goto done;
+            }
+        }
+        PyObject *voids = PySequence_Fast(item[C_VOIDS], "voids must be sequences");
+        if (!voids) {
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(voids); k++) {
+            long suit;
+            if (sp_long(PySequence_Fast_ITEMS(voids)[k], &suit) < 0 || sp_one(w, b + SPI(VOIDS) + suit) < 0) {
+                Py_DECREF(voids);
+                goto done;
+            }
+        }
+        Py_DECREF(voids);
+    }
+    double supply;
+    PyObject *supply_obj = SPA(state, leverage_supply);
+    if (!supply_obj) {
+        goto done;
+    }
+    int bad_supply = sp_number(supply_obj, &supply) < 0;
+    Py_DECREF(supply_obj);
+    if (bad_supply || sp_value(w, SPI(SPECIAL_SIZE), (double)special_len / SP.scale[SPS_SPECIAL_SIZE]) < 0 ||
+        sp_value(w, SPI(SUPPLY), supply / SP.scale[SPS_SUPPLY]) < 0) {
+        goto done;
+    }
+    /* the shared one-hots */
+    long round, last_round, k;
+    if (sp_attr_long(state, SP.names[SPN_round], &round) < 0 ||
+        sp_attr_long(state, SP.names[SPN_last_round], &last_round) < 0 ||
+        sp_one(w, SPI(ROUND) + (round < SPI(MAX_ROUNDS) - 1 ? round : SPI(MAX_ROUNDS) - 1)) < 0 ||
+        (round == last_round && sp_one(w, SPI(FINAL)) < 0)) {
+        goto done;
+    }
+    PyObject *index = PyDict_GetItemWithError(SP.phases, phase);
+    if ((!index && PyErr_Occurred()) || (index && (sp_long(index, &k) < 0 || sp_one(w, SPI(PHASE) + k) < 0))) {
+        goto done;
+    }
+    long operation = 0;
+    if (operating && (sp_attr_long(state, SP.names[SPN_operation], &operation) < 0)) {
+        goto done;
+    }
+    if (operating && operation < SPI(OPERATIONS)) {
+        if (sp_one(w, SPI(OPERATION) + operation) < 0) {
+            goto done;
+        }
+        if (led_bad) {
+            PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+            goto done;
+        }
+        if (led != SPI(NO_SUIT) && sp_one(w, SPI(LED) + led) < 0) {
+            goto done;
+        }
+    } else {
+        int forecast = sp_equal(phase, SPW_FORECAST);
+        if (forecast < 0) {
+            goto done;
+        }
+        if (forecast) {
+            if (sp_attr_long(state, SP.names[SPN_forecast_pass], &k) < 0 || sp_one(w, SPI(PASS) + k) < 0) {
+                goto done;
+            }
+        } else {
+            int debriefing = sp_equal(phase, SPW_DEBRIEFING);
+            if (debriefing < 0) {
+                goto done;
+            }
+            if (debriefing) {
+                PyObject *step = SPA(state, debrief_step);
+                int reinforcing = step ? sp_equal(step, SPW_REINFORCE) : -1;
+                Py_XDECREF(step);
+                if (reinforcing < 0 ||
+                    (reinforcing && (sp_attr_long(state, SP.names[SPN_reinforce_turn], &k) < 0 ||
+                                     (k < 2 * n && sp_one(w, SPI(REINFORCE) + k) < 0)))) {
+                    goto done;
+                }
+            }
+        }
+    }
+    PyObject *armed = SPA(state, armed);
+    if (!armed) {
+        goto done;
+    }
+    int is_armed = PyObject_IsTrue(armed);
+    int bad_armed = is_armed < 0 || (is_armed && (sp_lookup(SP.armed, armed, &k) < 0 || sp_one(w, SPI(ARMED) + k) < 0));
+    Py_DECREF(armed);
+    if (bad_armed) {
+        goto done;
+    }
+    PyObject *row = SPA(state, row);
+    PyObject *row_fast = row ? PySequence_Fast(row, "row must be a sequence") : NULL;
+    Py_XDECREF(row);
+    if (!row_fast) {
+        goto done;
+    }
+    for (Py_ssize_t slot = 0; slot < PySequence_Fast_GET_SIZE(row_fast); slot++) {
+        long c;
+        if (sp_long(PySequence_Fast_ITEMS(row_fast)[slot], &c) < 0 ||
+            sp_one(w, SPI(ROW) + (long)slot * SPI(NUM_ROW_CARDS) + c) < 0) {
+            Py_DECREF(row_fast);
+            goto done;
+        }
+    }
+    Py_DECREF(row_fast);
+    static const int option_name[2] = {SPN_mode, SPN_forecast_mode};
+    static const int option_word[2] = {SPW_PARTNERSHIP, SPW_SIMULTANEOUS};
+    for (int o = 0; o < 2; o++) {
+        PyObject *option = PyObject_GetAttr(state, SP.names[option_name[o]]);
+        int on = option ? sp_equal(option, option_word[o]) : -1;
+        Py_XDECREF(option);
+        if (on < 0 || (on && sp_one(w, SPI(OPTIONS) + o) < 0)) {
+            goto done;
+        }
+    }
+    if (revealed && sp_one(w, SPI(REVEALED)) < 0) {
+        goto done;
+    }
+    rc = 0;
+done:
+    Py_XDECREF(hands);
+    Py_XDECREF(decks);
+    Py_XDECREF(discards);
+    Py_XDECREF(known);
+    Py_XDECREF(pool);
+    Py_XDECREF(seq);
+    Py_XDECREF(trick);
+    Py_XDECREF(pending);
+    Py_XDECREF(x);
+    Py_XDECREF(phase);
+    Py_XDECREF(teams);
+    Py_XDECREF(special);
+    for (int k = 0; k < 12; k++) {
+        Py_XDECREF(cols[k]);
+    }
+    return rc;
+}
+
 /* ---- module --------------------------------------------------------------------------------------------- */
 
 /* ---- bounded draws from a numpy bit generator ---------------------------------------------------------- */
@@ -2179,6 +2951,8 @@ static PyMethodDef methods[] = {
     {"lying_pirates_layout", (PyCFunction)(void (*)(void))lying_pirates_layout, METH_FASTCALL,
      lying_pirates_layout_doc},
     {"lying_pirates", (PyCFunction)(void (*)(void))lying_pirates, METH_FASTCALL, lying_pirates_doc},
+    {"spytails_layout", (PyCFunction)(void (*)(void))spytails_layout, METH_FASTCALL, spytails_layout_doc},
+    {"spytails", (PyCFunction)(void (*)(void))spytails, METH_FASTCALL, spytails_doc},
     {NULL, NULL, 0, NULL},
 };
 

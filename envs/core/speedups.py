@@ -2,11 +2,12 @@
 reference.
 
 The encoders of every game gather their values in Python and end in a few numpy
-calls (``Layout.encode``, Libertalia's and Spytails' last lines) or, for the
-betting env, a few dozen single writes.  ``_speedups`` (``envs/core/_speedups.c``,
-built by ``setup.py`` at install) does those ends in one C call each; the
-betting env's whole observation is one C call, and so is Lying Pirates' base-game gathering with its
-``Layout.encode`` (``lying_pirates``); the betting env's deal draws its dice through ``bounded`` (numpy's
+calls (``Layout.encode``, Libertalia's last lines) or, for the betting env, a few
+dozen single writes.  ``_speedups`` (``envs/core/_speedups.c``, built by
+``setup.py`` at install) does those ends in one C call each; the betting env's
+whole observation is one C call, and so is Lying Pirates' base-game gathering with
+its ``Layout.encode`` (``lying_pirates``) and Spytails' whole gathering and writing
+(``spytails``); the betting env's deal draws its dice through ``bounded`` (numpy's
 bounded integers from the same bit-generator outputs).  The pure-Python code stays
 beside each kernel as the reference: ``tests/test_speedups.py`` compares both
 paths, byte for byte, on random states of every env and option table.

@@ -47,7 +47,9 @@ from bidbluff.envs.spytails.content import (
     ACE,
     CARD_NAMES,
     CARD_RANK,
+    CARD_SUIT,
     CHARACTERS,
+    INTIMIDATION,
     MAX_BID,
     MAX_ROUNDS,
     MAX_STAKE,
@@ -285,8 +287,6 @@ class _Seating:
     present: tuple[int, ...]  # the ``present`` bit of every seat at the table
     piles: np.ndarray  # where each card pile ``encode`` counts goes, in the order it lists them
     values: np.ndarray  # where each scalar ``encode`` computes goes, in its order
-    pile_at: tuple[int, ...]  # ``piles`` and ``values`` as tuples: what the compiled kernel reads
-    value_at: tuple[int, ...]
 
 
 def _seating(n: int, seat: int) -> _Seating:
@@ -300,8 +300,6 @@ def _seating(n: int, seat: int) -> _Seating:
         present=tuple(rel * SEAT_SIZE for rel in range(n)),
         piles=np.array(piles, np.intp),
         values=np.array(values, np.intp),
-        pile_at=tuple(piles),
-        value_at=tuple(values),
     )
 
 
@@ -312,14 +310,13 @@ _NO_CARDS: list[int] = []
 def encode(state: SpytailsState, seat: int) -> np.ndarray:
     """``seat``'s observation: its own cards, and only public facts about the others.
 
-    The card piles, the one-hots and the scalars are gathered in lists (``_gather``) and written in one C
-    call (``_speedups.piles``) where the kernels are built, else by ``encode_python``."""
+    Where the kernels are built, one C call (``_speedups.spytails``) gathers what ``_gather`` gathers and writes
+    it as ``encode_python`` does; else ``encode_python``, the reference."""
     kernels = speedups.active
     if kernels is None:
         return encode_python(state, seat)
-    table, piles, hot, values = _gather(state, seat)
     out = _EMPTY.copy()
-    kernels.piles(out, _COPY, piles, table.pile_at, hot, table.value_at, values)
+    kernels.spytails(out, _COPY, state, seat)
     return out
 
 
@@ -457,3 +454,75 @@ def _gather(state: SpytailsState, seat: int) -> tuple[_Seating, list[list[int]],
     if revealed:
         hot.append(_REVEALED)
     return table, piles, hot, values
+
+
+if speedups.kernels is not None:
+    # the kernel's copy of ``_gather``'s offsets and tables, in the order of ``spytails_layout``'s ints
+    speedups.kernels.spytails_layout(
+        (
+            SEAT_SIZE,
+            _SEATINGS[2, 0].present[0],
+            _CHARACTER,
+            _TEAMMATE,
+            _START,
+            _LEADER,
+            _TO_ACT,
+            _INFLUENCE,
+            _STAKE,
+            _BID,
+            _MADE,
+            _LEVERAGE,
+            _WON,
+            _TOKENS,
+            _HAND_SIZE,
+            _DECK_SIZE,
+            _VOIDS,
+            _HAND,
+            _HIDDEN,
+            _DISCARD,
+            _PLAYED,
+            _OP_CARD,
+            _OP_ORDER,
+            _OP_FLAGS,
+            _ROUND,
+            _FINAL,
+            _OPERATION,
+            _PHASE,
+            _PASS,
+            _DECISION,
+            _LED,
+            _ARMED,
+            _ROW,
+            _DISPLAY,
+            _UNSEEN,
+            _KNOWN,
+            _SPECIAL_SIZE,
+            _SUPPLY,
+            _SELECTION,
+            _REINFORCE,
+            _OPTIONS,
+            _REVEALED,
+            MAX_PLAYERS,
+            MAX_ROUNDS,
+            OPERATIONS,
+            NUM_ROW_CARDS,
+            GHOST_TOKEN,
+            NO_SUIT,
+            INTIMIDATION,
+            OBSERVATION_SIZE,
+        ),
+        (
+            _INFLUENCE_SCALE,
+            _STAKE_SCALE,
+            _LEVERAGE_SCALE,
+            _HAND_SIZE_SCALE,
+            _DECK_SIZE_SCALE,
+            _SPECIAL_SIZE_SCALE,
+            _SUPPLY_SCALE,
+        ),
+        CARD_SUIT,
+        _DECISION_INDEX,
+        _PHASE_INDEX,
+        _ARMED_INDEX,
+        (OPERATIONS_PHASE, FORECAST, DEBRIEFING, REINFORCE, "regroup", "partnership", "simultaneous"),
+    )
