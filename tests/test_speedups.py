@@ -152,6 +152,20 @@ def _lying_pirates_states(num_players: int, seed: int, **options):
 
 
 @pytest.mark.skipif(speedups.kernels is None, reason="the compiled kernels are not built")
+def _same_on_both_paths(module, state, seat: int = 1) -> type[Exception] | None:
+    """``module.encode`` (the kernel) writes the bytes ``module.encode_python`` does, or raises the error type
+    the reference raises (returned)."""
+    with speedups.python_path():
+        try:
+            reference = module.encode_python(state, seat).tobytes()
+        except Exception as error:  # the reference's error is what the kernel must raise
+            with pytest.raises(type(error)):
+                module.encode(state, seat)
+            return type(error)
+    assert module.encode(state, seat).tobytes() == reference
+    return None
+
+
 def test_the_lying_pirates_kernel_gathers_every_field_as_python_does(monkeypatch):
     """``_speedups.lying_pirates`` against ``encoder.encode_python``, every seat at every state of random games
     of every table size, the draft and the collaborative map, and two option tables (the options' part comes in
@@ -195,15 +209,7 @@ def test_the_lying_pirates_kernel_keeps_the_references_edges(monkeypatch):
     middle = states[len(states) // 2]
 
     def both(state, seat=1):
-        with speedups.python_path():
-            try:
-                reference = encoder.encode_python(state, seat).tobytes()
-            except Exception as error:  # the reference's error is what the kernel must raise
-                with pytest.raises(type(error)):
-                    encoder.encode(state, seat)
-                return type(error)
-        assert encoder.encode(state, seat).tobytes() == reference
-        return None
+        return _same_on_both_paths(encoder, state, seat)
 
     edits = {
         "no token, counterclockwise, a sail die, a Pirate / Treasure roll": dict(
@@ -322,15 +328,7 @@ def test_the_spytails_kernel_keeps_the_references_edges(monkeypatch):
     assert operating is not None and hidden is not None
 
     def both(state, seat=1):
-        with speedups.python_path():
-            try:
-                reference = codec.encode_python(state, seat).tobytes()
-            except Exception as error:  # the reference's error is what the kernel must raise
-                with pytest.raises(type(error)):
-                    codec.encode(state, seat)
-                return type(error)
-        assert codec.encode(state, seat).tobytes() == reference
-        return None
+        return _same_on_both_paths(codec, state, seat)
 
     def edited(state, **edit):
         state = copy.deepcopy(state)
@@ -417,3 +415,26 @@ def test_the_spytails_kernel_keeps_the_references_edges(monkeypatch):
     ):
         with pytest.raises((TypeError, ValueError, AttributeError)):
             kernels.spytails(*args)
+
+
+@pytest.mark.parametrize(
+    ("layout", "args", "error", "message"),
+    [
+        ("liars_dice_layout", ([0] * 12, [1.0] * 4, [], []), ValueError, "13 ints expected"),
+        ("liars_dice_layout", ([0] * 13, 4.0, [], []), TypeError, "scales must be a sequence"),
+        ("libertalia_layout", ([0] * 18, [1.0] * 5), ValueError, "6 scales expected"),
+        ("libertalia_layout", ([0] * 17 + ["x"], [1.0] * 6), TypeError, "integer"),
+    ],
+)
+def test_a_layout_of_the_wrong_shape_is_refused_and_changes_nothing(layout, args, error, message):
+    kernels = speedups.active
+    if kernels is None:
+        pytest.skip("the kernels are not built")
+    with pytest.raises(error, match=message):
+        getattr(kernels, layout)(*args)
+    for name in ("liars_dice_v0", "libertalia_v0"):  # the layouts they were given still encode as Python does
+        env = envs.make(name)
+        env.reset(seed=3)
+        compiled = env.observe(env.agent_selection)["observation"]
+        with speedups.python_path():
+            assert np.array_equal(compiled, env.observe(env.agent_selection)["observation"]), name

@@ -48,6 +48,40 @@ static int floats_get(PyObject *obj, Floats *f, int writable) {
 }
 
 /* An integer position in 0..size-1 (a negative one counts from the end); -1 with IndexError set otherwise. */
+/* A layout call's fixed-length tuple of ints (or of scales) into ``out``: ``what`` names it in the errors
+ * ("ints must be a sequence", "13 ints expected").  0, or -1 with the error set. */
+static int read_fixed(PyObject *seq, Py_ssize_t n, const char *what, long *ints, double *doubles) {
+    char message[64];
+    PyOS_snprintf(message, sizeof message, "%s must be a sequence", what);
+    PyObject *fast = PySequence_Fast(seq, message);
+    if (!fast) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%zd %s expected", n, what);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, k);
+        if (ints) {
+            ints[k] = PyLong_AsLong(item);
+        } else {
+            doubles[k] = PyFloat_AsDouble(item);
+        }
+    }
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int read_longs(PyObject *seq, long *out, Py_ssize_t n, const char *what) {
+    return read_fixed(seq, n, what, out, NULL);
+}
+
+static int read_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *what) {
+    return read_fixed(seq, n, what, NULL, out);
+}
+
 static inline Py_ssize_t position(PyObject *item, Py_ssize_t size) {
     Py_ssize_t p;
     if (PyLong_CheckExact(item)) {
@@ -350,41 +384,20 @@ static PyObject *liars_dice_layout(PyObject *self, PyObject *const *args, Py_ssi
                     &LD.in_play, &LD.last_quantity, &LD.last_face, &LD.history_at, &LD.face_slots,
                     &LD.max_players};
     double *scales[] = {&LD.crew_scale, &LD.dice_scale, &LD.in_play_scale, &LD.quantity_scale};
-    PyObject *fast = PySequence_Fast(args[0], "ints must be a sequence");
-    if (!fast) {
-        return NULL;
-    }
-    if (PySequence_Fast_GET_SIZE(fast) != 13) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "13 ints expected");
+    long given_ints[13];
+    double given_scales[4];
+    if (read_longs(args[0], given_ints, 13, "ints") || read_doubles(args[1], given_scales, 4, "scales")) {
         return NULL;
     }
     for (int i = 0; i < 13; i++) {
-        *ints[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    fast = PySequence_Fast(args[1], "scales must be a sequence");
-    if (!fast) {
-        return NULL;
-    }
-    if (PySequence_Fast_GET_SIZE(fast) != 4) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "4 scales expected");
-        return NULL;
+        *ints[i] = given_ints[i];
     }
     for (int i = 0; i < 4; i++) {
-        *scales[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
+        *scales[i] = given_scales[i];
     }
     long *tables[] = {LD.special_at, LD.seat_special_at};
     for (int t = 0; t < 2; t++) {
-        fast = PySequence_Fast(args[2 + t], "per-kind positions must be a sequence");
+        PyObject *fast = PySequence_Fast(args[2 + t], "per-kind positions must be a sequence");
         if (!fast) {
             return NULL;
         }
@@ -690,37 +703,16 @@ static PyObject *libertalia_layout(PyObject *self, PyObject *const *args, Py_ssi
                     &LIB.score, &LIB.booty_days, &LIB.bag, &LIB.undealt, &LIB.tokens};
     double *scales[] = {&LIB.unseen_scale, &LIB.den_booty_scale, &LIB.doubloons_scale, &LIB.score_scale,
                         &LIB.booty_days_scale, &LIB.bag_scale};
-    PyObject *fast = PySequence_Fast(args[0], "ints must be a sequence");
-    if (!fast) {
-        return NULL;
-    }
-    if (PySequence_Fast_GET_SIZE(fast) != 18) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "18 ints expected");
+    long given_ints[18];
+    double given_scales[6];
+    if (read_longs(args[0], given_ints, 18, "ints") || read_doubles(args[1], given_scales, 6, "scales")) {
         return NULL;
     }
     for (int i = 0; i < 18; i++) {
-        *ints[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    fast = PySequence_Fast(args[1], "scales must be a sequence");
-    if (!fast) {
-        return NULL;
-    }
-    if (PySequence_Fast_GET_SIZE(fast) != 6) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "6 scales expected");
-        return NULL;
+        *ints[i] = given_ints[i];
     }
     for (int i = 0; i < 6; i++) {
-        *scales[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
+        *scales[i] = given_scales[i];
     }
     LIB.ready = 1;
     Py_RETURN_NONE;
@@ -1111,22 +1103,10 @@ static PyObject *lying_pirates_layout(PyObject *self, PyObject *const *args, Py_
     if (LP.ready) { /* the tables are the module's constants: set once */
         Py_RETURN_NONE;
     }
-    PyObject *fast = PySequence_Fast(args[0], "ints must be a sequence");
-    if (!fast) {
+    if (read_longs(args[0], LP.i, LP_INTS, "ints")) {
         return NULL;
     }
-    if (PySequence_Fast_GET_SIZE(fast) != LP_INTS) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%d ints expected", LP_INTS);
-        return NULL;
-    }
-    for (int k = 0; k < LP_INTS; k++) {
-        LP.i[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
+    PyObject *fast;
     if (!(fast = PySequence_Fast(args[1], "die_at must be a sequence of rows"))) {
         return NULL;
     }
@@ -2130,37 +2110,10 @@ static PyObject *spytails_layout(PyObject *self, PyObject *const *args, Py_ssize
     long i[SP_INTS];
     double scale[SPS_COUNT];
     long card_suit[SP_SUITS];
-    PyObject *fast = PySequence_Fast(args[0], "ints must be a sequence");
-    if (!fast) {
+    if (read_longs(args[0], i, SP_INTS, "ints") || read_doubles(args[1], scale, SPS_COUNT, "scales")) {
         return NULL;
     }
-    if (PySequence_Fast_GET_SIZE(fast) != SP_INTS) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%d ints expected", SP_INTS);
-        return NULL;
-    }
-    for (int k = 0; k < SP_INTS; k++) {
-        i[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    if (!(fast = PySequence_Fast(args[1], "scales must be a sequence"))) {
-        return NULL;
-    }
-    if (PySequence_Fast_GET_SIZE(fast) != SPS_COUNT) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%d scales expected", SPS_COUNT);
-        return NULL;
-    }
-    for (int k = 0; k < SPS_COUNT; k++) {
-        scale[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
-    }
-    Py_DECREF(fast);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
+    PyObject *fast;
     if (!(fast = PySequence_Fast(args[2], "card_suit must be a sequence"))) {
         return NULL;
     }

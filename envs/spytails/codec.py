@@ -245,7 +245,7 @@ _COPY = np.float32(1.0 / _CARDS)  # what one card copy adds to a count field (fl
     _OP_CARD,
     _OP_ORDER,
     _OP_FLAGS,
-) = (LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:])
+) = _SEAT_OFFSETS = tuple(LAYOUT.offset(f.name) for f in LAYOUT.blocks["seat"].fields[1:])
 (
     _ROUND,
     _FINAL,
@@ -265,7 +265,7 @@ _COPY = np.float32(1.0 / _CARDS)  # what one card copy adds to a count field (fl
     _REINFORCE,
     _OPTIONS,
     _REVEALED,
-) = (LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields)
+) = _SHARED_OFFSETS = tuple(LAYOUT.offset(f.name) for f in LAYOUT.blocks["shared"].fields)
 (
     _INFLUENCE_SCALE,
     _STAKE_SCALE,
@@ -274,8 +274,11 @@ _COPY = np.float32(1.0 / _CARDS)  # what one card copy adds to a count field (fl
     _DECK_SIZE_SCALE,
     _SPECIAL_SIZE_SCALE,
     _SUPPLY_SCALE,
-) = map(
-    LAYOUT.scale, ("influence", "stake", "leverage", "hand_size", "deck_size", "special_deck_size", "leverage_supply")
+) = _SCALES = tuple(
+    map(
+        LAYOUT.scale,
+        ("influence", "stake", "leverage", "hand_size", "deck_size", "special_deck_size", "leverage_supply"),
+    )
 )
 
 
@@ -462,46 +465,8 @@ if speedups.kernels is not None:
         (
             SEAT_SIZE,
             _SEATINGS[2, 0].present[0],
-            _CHARACTER,
-            _TEAMMATE,
-            _START,
-            _LEADER,
-            _TO_ACT,
-            _INFLUENCE,
-            _STAKE,
-            _BID,
-            _MADE,
-            _LEVERAGE,
-            _WON,
-            _TOKENS,
-            _HAND_SIZE,
-            _DECK_SIZE,
-            _VOIDS,
-            _HAND,
-            _HIDDEN,
-            _DISCARD,
-            _PLAYED,
-            _OP_CARD,
-            _OP_ORDER,
-            _OP_FLAGS,
-            _ROUND,
-            _FINAL,
-            _OPERATION,
-            _PHASE,
-            _PASS,
-            _DECISION,
-            _LED,
-            _ARMED,
-            _ROW,
-            _DISPLAY,
-            _UNSEEN,
-            _KNOWN,
-            _SPECIAL_SIZE,
-            _SUPPLY,
-            _SELECTION,
-            _REINFORCE,
-            _OPTIONS,
-            _REVEALED,
+            *_SEAT_OFFSETS,
+            *_SHARED_OFFSETS,
             MAX_PLAYERS,
             MAX_ROUNDS,
             OPERATIONS,
@@ -511,15 +476,7 @@ if speedups.kernels is not None:
             INTIMIDATION,
             OBSERVATION_SIZE,
         ),
-        (
-            _INFLUENCE_SCALE,
-            _STAKE_SCALE,
-            _LEVERAGE_SCALE,
-            _HAND_SIZE_SCALE,
-            _DECK_SIZE_SCALE,
-            _SPECIAL_SIZE_SCALE,
-            _SUPPLY_SCALE,
-        ),
+        _SCALES,
         CARD_SUIT,
         _DECISION_INDEX,
         _PHASE_INDEX,
