@@ -76,6 +76,7 @@ class DistillConfig:
     max_grad_norm: float = 0.5
     seed: int = 0
     workers: int = 1  # processes that play a round's games (a search teacher is the slow part)
+    label_seats: str = "learner"  # "all": every seat's decisions are labelled too (see play_games)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Decisions:
     targets: list[np.ndarray] = field(default_factory=list)
     returns: list[float] = field(default_factory=list)
     players: list[int] = field(default_factory=list)
+    own: list[bool] = field(default_factory=list)  # the learner's seat (not another seat labelled too)
 
 
 def parse_teachers(items: list[str]) -> dict[int, str]:
@@ -143,20 +145,31 @@ def play_games(
     stop: StopSignals | None = None,
 ) -> Decisions:
     """Play ``games`` (fewer once ``stop`` has a signal); the learner seat's decisions.  Round 0 seats the teacher
-    in the learner's seat, later rounds the student."""
+    in the learner's seat, later rounds the student.
+
+    With ``cfg.label_seats == "all"`` the other seats' decisions are labelled by the same teacher as well: a
+    game then yields a label at every seat for the cost of one (what limits a cheap teacher's distillation is
+    data, not play).  Those positions are the opponents', not the student's, so they are marked ``own=False``
+    and the DAgger agreement is read on the learner's alone.  Where the opponents' spec is the teacher's, a
+    rules-based teacher that only chooses plays those seats with the choice it was labelled with (one act a
+    decision, as in the learner's seat)."""
     seed = cfg.seed + round_ * 10**6
     data = Decisions()
     for game, n, learner in games:
         if stop:
             break
         teacher = teachers[n]
+        labelled = range(n) if cfg.label_seats == "all" else (learner,)
+        # an opponent seat of the teacher's own spec is the teacher: its labelled choice is its move
+        same_spec = cfg.label_seats == "all" and cfg.opponents == cfg.teachers.get(n)
+        plays_as_teacher = set(range(n)) - {learner} if same_spec else set()
         table = [agent_lib.make(cfg.opponents, env_name=cfg.env, seed=seed + game * 7 + s) for s in range(n)]
         table[learner] = teacher if round_ == 0 else student
         env = envs.make(cfg.env, num_players=n)
         env.reset(seed=seed + game)
         # a search teacher labels from the engine even when it does not play (bound and reset once either way)
         bind_all(table if teacher in table else [*table, teacher], env)
-        first = len(data.obs)
+        seats: list[int] = []
         for name in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
@@ -164,16 +177,19 @@ def play_games(
                 continue
             seat = seat_of(name)
             chosen = None
-            if seat == learner and observation["action_mask"].sum() > 1:
+            if seat in labelled and observation["action_mask"].sum() > 1:
                 target, chosen = teacher_target(teacher, observation, name)
                 data.obs.append(observation["observation"].astype(np.float16))
                 data.masks.append(observation["action_mask"].astype(bool))
                 data.targets.append(target)
                 data.players.append(n)
+                data.own.append(seat == learner)
+                seats.append(seat)
             # a teacher in its own seat plays the action it was labelled with (one act a decision)
-            env.step(chosen if chosen is not None and table[seat] is teacher else table[seat].act(observation, name))
-        reward = final_rewards(list(env.unwrapped.game_state.scores()), "winner")[learner]
-        data.returns += [reward] * (len(data.obs) - first)
+            played_by_teacher = chosen is not None and (table[seat] is teacher or seat in plays_as_teacher)
+            env.step(chosen if played_by_teacher else table[seat].act(observation, name))
+        rewards = final_rewards(list(env.unwrapped.game_state.scores()), "winner")
+        data.returns += [rewards[seat] for seat in seats]
     return data
 
 
@@ -231,6 +247,7 @@ def save_data(path: Path, data: Decisions) -> None:
             targets=np.stack(data.targets),
             returns=np.array(data.returns, dtype=np.float32),
             players=np.array(data.players),
+            own=np.array(data.own, dtype=bool),
         ),
     )
 
@@ -243,6 +260,8 @@ def load_data(path: Path) -> Decisions:
             list(saved["targets"]),
             saved["returns"].tolist(),
             saved["players"].tolist(),
+            # rounds saved before other seats could be labelled hold the learner's decisions only
+            saved["own"].tolist() if "own" in saved.files else [True] * len(saved["returns"]),
         )
 
 
@@ -259,17 +278,41 @@ def stack(rounds: list[Decisions], sharpen: float = 1.0) -> dict[str, torch.Tens
         "targets": torch.from_numpy(targets),
         "returns": torch.tensor([r for d in rounds for r in d.returns], dtype=torch.float32),
         "players": torch.tensor([p for d in rounds for p in d.players]),
+        "own": torch.tensor([o for d in rounds for o in d.own], dtype=torch.bool),
     }
 
 
-def agreement(net: torch.nn.Module, data: dict[str, torch.Tensor]) -> dict[int, float]:
-    """Per table size: how often the student's greedy action is the teacher's most likely one."""
-    out: dict[int, float] = {}
+def agrees(net: torch.nn.Module, data: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Per decision: whether the student's greedy action is the teacher's most likely one."""
     with torch.no_grad():
-        for n in data["players"].unique().tolist():
-            rows = data["players"] == n
-            logits = masked_logits(net.logits(data["obs"][rows].float()), data["masks"][rows])
-            out[int(n)] = float((logits.argmax(1) == data["targets"][rows].argmax(1)).float().mean())
+        logits = masked_logits(net.logits(data["obs"].float()), data["masks"])
+    return logits.argmax(1) == data["targets"].argmax(1)
+
+
+def agreement(net: torch.nn.Module, data: dict[str, torch.Tensor], own: bool = False) -> dict[int, float]:
+    """Per table size: how often the student's greedy action is the teacher's most likely one (``own``: on the
+    learner seat's decisions only)."""
+    hits = agrees(net, data)
+    out: dict[int, float] = {}
+    for n in data["players"].unique().tolist():
+        rows = (data["players"] == n) & (data["own"] if own else True)
+        if rows.any():
+            out[int(n)] = float(hits[rows].float().mean())
+    return out
+
+
+def agreement_by_kind(net: torch.nn.Module, data: dict[str, torch.Tensor], env: str) -> dict[str, list[float]]:
+    """On the learner seat's decisions, per kind of the teacher's chosen action (``bid``, ``play``, ...):
+    ``[agreement, decisions]``.  Agreement overall hides where a student falls short: a Spytails round's
+    forecast is hit or missed by all of its plays together."""
+    codec = envs.game(env).codec
+    own = data["own"]
+    hits = agrees(net, data)[own].tolist()
+    kinds = [codec.decode(int(chosen))[0] for chosen in data["targets"][own].argmax(1).tolist()]
+    out: dict[str, list[float]] = {}
+    for kind in sorted(set(kinds)):
+        rows = [hit for hit, k in zip(hits, kinds, strict=True) if k == kind]
+        out[kind] = [round(sum(rows) / len(rows), 4), len(rows)]
     return out
 
 
@@ -339,7 +382,9 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         fresh = play_round(cfg, round_, student, teacher_self, stop)
         if stop:
             break
-        before = agreement(net, stack([fresh]))  # on positions it has not been fitted to yet
+        fresh_data = stack([fresh])
+        before = agreement(net, fresh_data, own=True)  # on the learner's positions, not fitted to yet
+        by_kind = agreement_by_kind(net, fresh_data, cfg.env)
         gathered.append(fresh)
         generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
         data = stack(gathered, cfg.sharpen)
@@ -354,6 +399,7 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
             "decisions": len(fresh.obs),
             "data": len(data["returns"]),
             "agreement_before_fit": before,
+            "agreement_before_fit_by_kind": by_kind,
             "agreement_after_fit": agreement(net, data),
             **losses,
             "seconds": round(time.monotonic() - start, 1),
@@ -402,6 +448,7 @@ def main(argv: list[str] | None = None) -> None:
         "max_grad_norm",
         "seed",
         "workers",
+        "label_seats",
     ):
         value = getattr(defaults, name)
         parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
@@ -413,6 +460,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(bad))
     if min(args.rounds, args.games, args.epochs, args.workers) < 1:
         parser.error("--rounds, --games, --epochs and --workers must be at least 1")
+    if args.label_seats not in ("learner", "all"):
+        parser.error(f"--label-seats is learner or all, not {args.label_seats!r}")
     if not 0 < args.sharpen <= 1:
         parser.error(f"--sharpen is in (0, 1], not {args.sharpen}")
     game = envs.game(args.env)

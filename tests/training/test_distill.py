@@ -194,3 +194,66 @@ def test_a_teacher_that_only_chooses_gives_one_hot_targets_and_acts_once_a_decis
         assert len(targets) > 10 and np.all(targets.sum(1) == 1) and np.all(targets.max(1) == 1)
         assert np.all(masks[np.arange(len(targets)), targets.argmax(1)]), "every target is a legal action"
         assert teacher.chosen == targets.argmax(1).tolist(), "one act per labelled decision, none more"
+
+
+def test_labelling_every_seat_labels_each_with_its_own_reward_and_reads_agreement_on_the_learners(fresh):
+    """``label_seats="all"``: the other seats' decisions are labelled too, each with its own seat's reward (a
+    2-player game's are opposite), marked as not the learner's; the opponents of the teacher's own spec play the
+    choice they were labelled with, so the teacher acts once a labelled decision and no opponent acts on one."""
+    from bidbluff.agents.heuristic.spytails import SpytailsHeuristic
+    from bidbluff.training import distill as distill_module
+
+    class Counted(SpytailsHeuristic):
+        def __init__(self) -> None:
+            super().__init__()
+            self.chosen: list[int] = []
+
+        def act(self, observation, agent):
+            chosen = int(super().act(observation, agent))
+            if observation["action_mask"].sum() > 1:
+                self.chosen.append(chosen)
+            return chosen
+
+    class Opponent(SpytailsHeuristic):
+        labelled_acts = 0
+
+        def act(self, observation, agent):
+            Opponent.labelled_acts += int(observation["action_mask"].sum() > 1)
+            return super().act(observation, agent)
+
+    make = distill_module.agent_lib.make
+    try:
+        distill_module.agent_lib.make = lambda spec, **kw: Opponent() if spec == "heuristic" else make(spec, **kw)
+        for round_ in (0, 1):
+            learner_only = config(
+                "unused", fresh, env="spytails_v0", opponents="heuristic", teachers={2: "heuristic"}, players=[2]
+            )
+            every_seat = replace(learner_only, label_seats="all")
+            teacher = Counted()
+            Opponent.labelled_acts = 0
+            student = make("random", env_name="spytails_v0", seed=5)
+            mine = distill_module.play_games(learner_only, round_, [(0, 2, 1)], student, {2: teacher})
+            assert Opponent.labelled_acts > 0, "with the learner's seat alone labelled, the opponent plays itself"
+            teacher, Opponent.labelled_acts = Counted(), 0
+            student = make("random", env_name="spytails_v0", seed=5)
+            data = distill_module.play_games(every_seat, round_, [(0, 2, 1)], student, {2: teacher})
+            assert Opponent.labelled_acts == 0
+            assert teacher.chosen == np.stack(data.targets).argmax(1).tolist()
+            own, returns = np.array(data.own), np.array(data.returns)
+            assert own.any() and (~own).any() and all(mine.own)
+            assert len(set(returns[own])) == 1 and len(set(returns[~own])) == 1
+            assert returns[own][0] == -returns[~own][0] != 0
+            if round_ == 1:  # the student's own decisions are the same whether or not the others are labelled
+                assert np.array_equal(np.stack(data.obs)[own], np.stack(mine.obs))
+    finally:
+        distill_module.agent_lib.make = make
+
+
+def test_a_round_row_gives_the_agreement_per_kind_of_decision(tmp_path, fresh):
+    cfg = config(tmp_path / "run", fresh, rounds=1)
+    distill(cfg)
+    row = json.loads((tmp_path / "run" / "rounds.jsonl").read_text().splitlines()[0])
+    kinds = row["agreement_before_fit_by_kind"]
+    assert set(kinds) <= {"bid", "liar", "exact"} and "bid" in kinds
+    assert sum(count for _, count in kinds.values()) == row["decisions"]
+    assert all(0 <= share <= 1 for share, _ in kinds.values())
