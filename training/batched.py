@@ -147,6 +147,13 @@ class BatchedConfig:
         default=0,
         metadata={"help": "instead: the magnet becomes a copy of the network every this many updates (0: trail)"},
     )
+    magnet_frozen_after: float = field(
+        default=1.0,
+        metadata={
+            "help": "after this share of total_steps the magnet stays as it is (1: it moves to the end); the last "
+            "stretch then settles on the solution of the game regularised toward it, one proximal step"
+        },
+    )
     normalize_advantages: bool = field(
         default=True,
         metadata={
@@ -359,6 +366,9 @@ class BatchedTrainer:
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size", "n_epochs", "checkpoint_every"):
             if getattr(config, name) < 1:
                 raise ValueError(f"{name} must be positive, not {getattr(config, name)}")
+        if not 0.0 < config.magnet_frozen_after <= 1.0:
+            share = config.magnet_frozen_after
+            raise ValueError(f"magnet_frozen_after is a share of total_steps in (0, 1], not {share}")
         for key, values in config.draw_options.items():
             if not isinstance(values, list) or not values:
                 raise ValueError(f"draw_options {key}: a non-empty list of values to draw from, not {values!r}")
@@ -648,7 +658,9 @@ class BatchedTrainer:
                 break  # the policy moved as far from the rollout's as this update may take it
         out = {key: value / max(batches, 1) for key, value in totals.items()}
         self.updates += 1
-        if self.magnet is not None:
+        # a magnet that keeps following a learner whose steps shrink with the learning rate stops pulling: the
+        # last stretch is then plain entropy-regularised PPO, which wanders; a frozen magnet keeps one fixed point
+        if self.magnet is not None and self.steps < c.magnet_frozen_after * c.total_steps:
             if c.magnet_every > 0:
                 if self.updates % c.magnet_every == 0:
                     self.magnet.load_state_dict(self.net.state_dict())

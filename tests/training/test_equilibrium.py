@@ -97,6 +97,39 @@ def test_a_copied_magnet_is_refreshed_every_so_many_updates(tmp_path):
     assert saved["updates"] == 3
 
 
+@pytest.mark.parametrize("frozen_after", [1.0, 0.5])
+def test_a_frozen_magnet_stays_where_it_was_for_the_last_stretch(tmp_path, frozen_after):
+    """Copied after every update, the magnet ends as the network; frozen after half the run (768 of 1,536
+    decisions: the third update starts from 1,024) it keeps the second update's copy through the third."""
+    trainer = BatchedTrainer(
+        config(tmp_path, total_steps=1536, magnet_every=1, magnet_frozen_after=frozen_after, exploitability=False),
+        progress_bar=False,
+    )
+    copies = []
+    update = trainer.update
+
+    def recorded(*args, **kwargs):
+        out = update(*args, **kwargs)
+        copies.append({k: v.clone() for k, v in trainer.magnet.state_dict().items()})
+        return out
+
+    trainer.update = recorded
+    trainer.run()
+    assert trainer.updates == 3 == len(copies)
+    net = trainer.net.state_dict()
+    ends_as_network = all(torch.equal(net[k], v) for k, v in trainer.magnet.state_dict().items())
+    assert ends_as_network == (frozen_after == 1.0)
+    if frozen_after < 1.0:
+        assert all(torch.equal(copies[1][k], v) for k, v in copies[2].items())
+        assert not all(torch.equal(copies[0][k], v) for k, v in copies[1].items()), "copied before the freeze"
+
+
+def test_a_magnet_frozen_after_no_share_of_the_run_is_refused(tmp_path):
+    for bad in (0.0, 1.5):
+        with pytest.raises(ValueError, match="magnet_frozen_after"):
+            BatchedTrainer(config(tmp_path, magnet_frozen_after=bad), progress_bar=False)
+
+
 def test_the_probe_agrees_with_the_exploitability_command(tmp_path):
     """The in-training measurement (one forward pass over every information state) and the command's
     (the checkpoint played as it samples, through the env's observation) give the same figure."""
