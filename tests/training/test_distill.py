@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from bidbluff import envs
+from bidbluff.agents.heuristic.spytails import SpytailsHeuristic
 from bidbluff.agents.networks import ActorCritic
 from bidbluff.agents.policy import PolicyAgent, env_signature, load_network, read_sidecar, save_checkpoint
 from bidbluff.training.distill import DistillConfig, distill, main, parse_teachers
@@ -51,6 +52,21 @@ def config(out, init, **changes) -> DistillConfig:
         "seed": 3,
     }
     return DistillConfig(**{**base, **changes})
+
+
+class CountedHeuristic(SpytailsHeuristic):
+    """Spytails' heuristic, keeping every choice it made where it had one (forced moves are played, not
+    labelled): a teacher that acted once a labelled decision has exactly the labels' choices here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chosen: list[int] = []
+
+    def act(self, observation, agent):
+        chosen = int(super().act(observation, agent))
+        if observation["action_mask"].sum() > 1:
+            self.chosen.append(chosen)
+        return chosen
 
 
 def weights(path) -> dict[str, torch.Tensor]:
@@ -171,23 +187,11 @@ def test_a_teacher_that_only_chooses_gives_one_hot_targets_and_acts_once_a_decis
     """Spytails' heuristic says no probabilities: its choice is the target, and where it sits in the learner's
     seat (round 0) the action it was labelled with is the one played, with no second ``act``."""
     from bidbluff import agents
-    from bidbluff.agents.heuristic.spytails import SpytailsHeuristic
     from bidbluff.training.distill import play_games
-
-    class Counted(SpytailsHeuristic):
-        def __init__(self) -> None:
-            super().__init__()
-            self.chosen: list[int] = []
-
-        def act(self, observation, agent):
-            chosen = int(super().act(observation, agent))
-            if observation["action_mask"].sum() > 1:  # forced moves are played, not labelled
-                self.chosen.append(chosen)
-            return chosen
 
     cfg = config("unused", fresh, env="spytails_v0", opponents="random", players=[2], games=2)
     for round_ in (0, 1):
-        teacher = Counted()
+        teacher = CountedHeuristic()
         student = agents.make("random", env_name="spytails_v0", seed=5)
         data = play_games(cfg, round_, [(0, 2, 0), (1, 2, 1)], student, {2: teacher})
         targets, masks = np.stack(data.targets), np.stack(data.masks)
@@ -196,23 +200,11 @@ def test_a_teacher_that_only_chooses_gives_one_hot_targets_and_acts_once_a_decis
         assert teacher.chosen == targets.argmax(1).tolist(), "one act per labelled decision, none more"
 
 
-def test_labelling_every_seat_labels_each_with_its_own_reward_and_reads_agreement_on_the_learners(fresh):
+def test_labelling_every_seat_labels_each_with_its_own_reward_and_reads_agreement_on_the_learners(fresh, monkeypatch):
     """``label_seats="all"``: the other seats' decisions are labelled too, each with its own seat's reward (a
     2-player game's are opposite), marked as not the learner's; the opponents of the teacher's own spec play the
     choice they were labelled with, so the teacher acts once a labelled decision and no opponent acts on one."""
-    from bidbluff.agents.heuristic.spytails import SpytailsHeuristic
     from bidbluff.training import distill as distill_module
-
-    class Counted(SpytailsHeuristic):
-        def __init__(self) -> None:
-            super().__init__()
-            self.chosen: list[int] = []
-
-        def act(self, observation, agent):
-            chosen = int(super().act(observation, agent))
-            if observation["action_mask"].sum() > 1:
-                self.chosen.append(chosen)
-            return chosen
 
     class Opponent(SpytailsHeuristic):
         labelled_acts = 0
@@ -222,31 +214,30 @@ def test_labelling_every_seat_labels_each_with_its_own_reward_and_reads_agreemen
             return super().act(observation, agent)
 
     make = distill_module.agent_lib.make
-    try:
-        distill_module.agent_lib.make = lambda spec, **kw: Opponent() if spec == "heuristic" else make(spec, **kw)
-        for round_ in (0, 1):
-            learner_only = config(
-                "unused", fresh, env="spytails_v0", opponents="heuristic", teachers={2: "heuristic"}, players=[2]
-            )
-            every_seat = replace(learner_only, label_seats="all")
-            teacher = Counted()
-            Opponent.labelled_acts = 0
-            student = make("random", env_name="spytails_v0", seed=5)
-            mine = distill_module.play_games(learner_only, round_, [(0, 2, 1)], student, {2: teacher})
-            assert Opponent.labelled_acts > 0, "with the learner's seat alone labelled, the opponent plays itself"
-            teacher, Opponent.labelled_acts = Counted(), 0
-            student = make("random", env_name="spytails_v0", seed=5)
-            data = distill_module.play_games(every_seat, round_, [(0, 2, 1)], student, {2: teacher})
-            assert Opponent.labelled_acts == 0
-            assert teacher.chosen == np.stack(data.targets).argmax(1).tolist()
-            own, returns = np.array(data.own), np.array(data.returns)
-            assert own.any() and (~own).any() and all(mine.own)
-            assert len(set(returns[own])) == 1 and len(set(returns[~own])) == 1
-            assert returns[own][0] == -returns[~own][0] != 0
-            if round_ == 1:  # the student's own decisions are the same whether or not the others are labelled
-                assert np.array_equal(np.stack(data.obs)[own], np.stack(mine.obs))
-    finally:
-        distill_module.agent_lib.make = make
+    monkeypatch.setattr(
+        distill_module.agent_lib, "make", lambda spec, **kw: Opponent() if spec == "heuristic" else make(spec, **kw)
+    )
+    for round_ in (0, 1):
+        learner_only = config(
+            "unused", fresh, env="spytails_v0", opponents="heuristic", teachers={2: "heuristic"}, players=[2]
+        )
+        every_seat = replace(learner_only, label_seats="all")
+        teacher = CountedHeuristic()
+        Opponent.labelled_acts = 0
+        student = make("random", env_name="spytails_v0", seed=5)
+        mine = distill_module.play_games(learner_only, round_, [(0, 2, 1)], student, {2: teacher})
+        assert Opponent.labelled_acts > 0, "with the learner's seat alone labelled, the opponent plays itself"
+        teacher, Opponent.labelled_acts = CountedHeuristic(), 0
+        student = make("random", env_name="spytails_v0", seed=5)
+        data = distill_module.play_games(every_seat, round_, [(0, 2, 1)], student, {2: teacher})
+        assert Opponent.labelled_acts == 0
+        assert teacher.chosen == np.stack(data.targets).argmax(1).tolist()
+        own, returns = np.array(data.own), np.array(data.returns)
+        assert own.any() and (~own).any() and all(mine.own)
+        assert len(set(returns[own])) == 1 and len(set(returns[~own])) == 1
+        assert returns[own][0] == -returns[~own][0] != 0
+        if round_ == 1:  # the student's own decisions are the same whether or not the others are labelled
+            assert np.array_equal(np.stack(data.obs)[own], np.stack(mine.obs))
 
 
 def test_a_round_row_gives_the_agreement_per_kind_of_decision(tmp_path, fresh):
