@@ -154,6 +154,14 @@ class BatchedConfig:
             "stretch then settles on the solution of the game regularised toward it, one proximal step"
         },
     )
+    average_from: float | None = field(
+        default=None,
+        metadata={
+            "help": "from this share of total_steps on, also keep the mean of the network's weights after every "
+            "update (Polyak-Ruppert averaging) and write it as average.zip beside final.zip, measured too "
+            "(default: none)"
+        },
+    )
     normalize_advantages: bool = field(
         default=True,
         metadata={
@@ -369,6 +377,8 @@ class BatchedTrainer:
         if not 0.0 < config.magnet_frozen_after <= 1.0:
             share = config.magnet_frozen_after
             raise ValueError(f"magnet_frozen_after is a share of total_steps in (0, 1], not {share}")
+        if config.average_from is not None and not 0.0 <= config.average_from < 1.0:
+            raise ValueError(f"average_from is a share of total_steps in [0, 1), not {config.average_from}")
         for key, values in config.draw_options.items():
             if not isinstance(values, list) or not values:
                 raise ValueError(f"draw_options {key}: a non-empty list of values to draw from, not {values!r}")
@@ -402,6 +412,8 @@ class BatchedTrainer:
         torch.manual_seed(config.seed)  # the network's first weights
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch, config.activation)
         self.magnet = frozen(self.net) if config.magnet_coef > 0 else None  # starts near uniform, then trails
+        self.average: ActorCritic | None = None  # the mean of the weights since average_from (see average_step)
+        self.averaged = 0  # updates in that mean
         self.exploitability_cpu = self.cpu_before = 0.0
         self.updates = 0  # since the run began (the magnet's refresh counts them)
         self.cpu_started = time.process_time()
@@ -416,6 +428,10 @@ class BatchedTrainer:
                 if "magnet" not in own:
                     raise FileNotFoundError(f"--resume: {path.name} holds no magnet for --magnet-coef")
                 self.magnet.load_state_dict(own["magnet"])
+            if "average" in own:
+                self.average = frozen(self.net)
+                self.average.load_state_dict(own["average"])
+                self.averaged = int(own["averaged"])
             self.cpu_before = float(own.get("cpu_s", 0.0))
             self.updates = int(own.get("updates", 0))
         elif config.init:
@@ -423,7 +439,7 @@ class BatchedTrainer:
             if self.magnet is not None:
                 self.magnet.load_state_dict(self.net.state_dict())
         self.core.open()
-        self.exploits = None
+        self.exploits = self.average_log = None
         if config.exploitability:
             from bidbluff.training.exploitability import ExploitabilityProbe
 
@@ -431,6 +447,9 @@ class BatchedTrainer:
             self.exploits = CsvLog(
                 self.out / "exploitability.csv", EXPLOITABILITY_COLUMNS, up_to_step=self.steps if resume else None
             )
+            if config.average_from is not None:
+                columns = [*EXPLOITABILITY_COLUMNS, "updates_averaged"]
+                self.average_log = CsvLog(self.out / "average.csv", columns, up_to_step=self.steps if resume else None)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
         if optimizer_state is not None:
             self.optimizer.load_state_dict(optimizer_state)
@@ -666,12 +685,29 @@ class BatchedTrainer:
                     self.magnet.load_state_dict(self.net.state_dict())
             else:
                 trail(self.magnet, self.net, c.magnet_rate)
+        self.average_step()
         out["ent_coef"] = ent_coef
         out["explained_variance"] = explained_variance(r.values[:n], r.returns[:n])
         out["imitation_weight"] = imitation
         out["learning_rate"] = learning_rate
         out["epochs"] = epochs
         return out
+
+    def average_step(self) -> None:
+        """Fold the network's weights after this update into the running mean, once the rollout just trained on
+        began at or past ``average_from`` of the run.  Why: through the last half of an equilibrium run the
+        iterate wanders around a point it does not settle on (docs/convergence.md); the mean of its weights
+        sits nearer that point than any one iterate does."""
+        c = self.config
+        if c.average_from is None or self.steps < c.average_from * c.total_steps:
+            return
+        if self.average is None:
+            self.average, self.averaged = frozen(self.net), 1
+            return
+        self.averaged += 1
+        with torch.no_grad():
+            for mean, now in zip(self.average.state_dict().values(), self.net.state_dict().values(), strict=True):
+                mean.lerp_(now, 1.0 / self.averaged)
 
     def learning_rate(self) -> float:
         """The learning rate of the next update: ``--learning-rate``, annealed linearly to 0 at ``total_steps``
@@ -725,18 +761,37 @@ class BatchedTrainer:
         own: dict[str, Any] = {"cpu_s": self.cpu_seconds(), "updates": self.updates}
         if self.magnet is not None:
             own["magnet"] = self.magnet.state_dict()
+        if self.average is not None:
+            own["average"], own["averaged"] = self.average.state_dict(), self.averaged
+            self.save_average(meta)
         return save_checkpoint(path, self.net, meta, self.optimizer.state_dict(), own)
 
-    def measure_exploitability(self) -> dict[str, Any]:
-        """The exact exploitability of the network as it samples, now; a row of ``exploitability.csv`` and a
-        line on the terminal.  Its CPU time is left out of the run's ``cpu_s``."""
+    def save_average(self, meta: dict[str, Any]) -> Path:
+        """``average.zip``: the mean of the weights so far, a network of the run's layout that plays as any
+        checkpoint does; measured (``average.csv``) when the run measures its exploitability."""
+        start = int(self.config.average_from * self.config.total_steps)
+        meta = {**meta, "average": {"updates": self.averaged, "from_step": start}}
+        meta.pop("exploitability", None)
+        if self.exploits is not None:
+            meta["exploitability"] = self.measure_exploitability(self.average)
+        return save_checkpoint(self.out / "average.zip", self.average, meta)
+
+    def measure_exploitability(self, average: ActorCritic | None = None) -> dict[str, Any]:
+        """The exact exploitability of the network as it samples, now (or of ``average``, the mean of the
+        weights); a row of ``exploitability.csv`` (``average.csv``) and a line on the terminal.  Its CPU time
+        is left out of the run's ``cpu_s``."""
         started = time.process_time()
-        result = self.probe.measure(self.net)
+        result = self.probe.measure(self.net if average is None else average)
         self.exploitability_cpu += time.process_time() - started
         row = {**self.core.row(), "cpu_s": self.cpu_seconds(), **result}
-        self.exploits.write(row)
+        if average is None:
+            self.exploits.write(row)
+            what = "exact exploitability"
+        else:
+            self.average_log.write({**row, "updates_averaged": self.averaged})
+            what = f"  mean weights of {self.averaged:,} updates:"
         print(
-            f"step {self.steps:>10,}  cpu {row['cpu_s']:7.0f}s  exact exploitability {result['exploitability']:.4f}"
+            f"step {self.steps:>10,}  cpu {row['cpu_s']:7.0f}s  {what} {result['exploitability']:.4f}"
             f"  (NashConv {result['nash_conv']:.4f})",
             flush=True,
         )

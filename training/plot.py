@@ -12,7 +12,8 @@ Reads the run's ``progress.csv`` and ``eval.csv`` (both trainers write them) and
 - ``league.png``, for a league's folder (``bidbluff league``: ``generations.csv``): each generation's
   learned-exploiter gain over the equal share with its 95% interval as a band (and the main agent's win share
   against heuristics, when measured);
-- ``exploitability.png``, when the run measured it (``--exploitability``: ``exploitability.csv``): the
+- ``exploitability.png``, when the run measured it (``--exploitability``: ``exploitability.csv``; and
+  ``average.csv``, the mean of the weights, with ``--average-from``): the
   sampled policy's exact exploitability against steps, the trainer's CPU minutes and wall-clock minutes, on a log
   scale, with the 0.05 and 0.01 lines of the equilibrium recipe's target.
 """
@@ -134,21 +135,25 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> list[Path]:
     exploits = _rows(run / "exploitability.csv")
     if exploits:
         fig, (by_step, by_cpu, by_wall) = plt.subplots(1, 3, figsize=(15, 4), sharey=True)
-        steps, values = _series(exploits, "exploitability")
-        by_step.plot(steps, values, marker="o", markersize=3)
+        curves = [("last iterate", exploits), ("mean of the weights (average.zip)", _rows(run / "average.csv"))]
+        for label, rows in curves:
+            if not rows:
+                continue
+            steps, values = _series(rows, "exploitability")
+            by_step.plot(steps, values, marker="o", markersize=3, label=label)
+            for ax, column in ((by_cpu, "cpu_s"), (by_wall, "seconds")):
+                times = [_number(row.get(column)) for row in rows if _number(row.get("exploitability")) is not None]
+                if all(t is not None for t in times):
+                    ax.plot([t / 60 for t in times], values, marker="o", markersize=3, label=label)
         by_step.set(xlabel="step", ylabel="exact exploitability (sampled policy)", yscale="log")
-        for ax, column, label in (
-            (by_cpu, "cpu_s", "trainer CPU minutes (without the measurements)"),
-            (by_wall, "seconds", "wall-clock minutes (with the measurements)"),
-        ):
-            times = [_number(row.get(column)) for row in exploits if _number(row.get("exploitability")) is not None]
-            if all(t is not None for t in times):
-                ax.plot([t / 60 for t in times], values, marker="o", markersize=3)
-            ax.set(xlabel=label)
+        by_cpu.set(xlabel="trainer CPU minutes (without the measurements)")
+        by_wall.set(xlabel="wall-clock minutes (with the measurements)")
         for ax in (by_step, by_cpu, by_wall):
             for level in (0.05, 0.01):
                 ax.axhline(level, color="grey", linestyle="--", linewidth=0.8)
             ax.grid(alpha=0.3, which="both")
+        if (run / "average.csv").exists():
+            by_step.legend()
         fig.suptitle(f"Exploitability - {run.name}")
         save(fig, "exploitability.png")
     return written

@@ -72,7 +72,9 @@ def ship_equilibrium(source: str | Path, name: str) -> dict[str, Any]:
         "preset": preset,
         "played": "sampled (the spec's default)",
         "command": f"bidbluff exploitability liars_dice_v0 --agent {name} --preset {preset}",
-        "trained": {key: trained[key] for key in ("steps", "options", "exploitability", "created") if key in trained},
+        "trained": {
+            key: trained[key] for key in ("steps", "options", "exploitability", "average", "created") if key in trained
+        },
     }
     meta = read_sidecar(path)
     meta["exploitability"] = block

@@ -6,7 +6,9 @@ one CSV of every run's measurements (``run`` column first).
         lp-seed0=runs/eq/D lp-seed1=runs/eq/lp-seed1 classic-seed0=runs/eq/K
 
 writes ``recipe.png`` and ``recipe.csv`` (``--out`` without its suffix).  Each run folder is one that
-``bidbluff selfplay ... --exploitability`` (the recipe sets it) wrote: its ``exploitability.csv`` is read.
+``bidbluff selfplay ... --exploitability`` (the recipe sets it) wrote: its ``exploitability.csv`` is read, and
+its ``average.csv`` where the run kept the mean of its weights (``--average-from``): drawn thin in the run's
+colour, its rows in the CSV as the run's label plus ``/mean``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 
-def rows(folder: Path) -> list[dict[str, str]]:
-    with open(folder / "exploitability.csv", newline="") as handle:
+def rows(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as handle:
         return list(csv.DictReader(handle))
 
 
@@ -38,12 +42,21 @@ def main(argv: list[str] | None = None) -> int:
     table: list[dict[str, str]] = []
     for item in args.runs:
         label, _, folder = item.partition("=")
-        measured = rows(Path(folder))
-        table += [{"run": label, **row} for row in measured]
-        values = [float(r["exploitability"]) for r in measured]
+        curves = [(label, rows(Path(folder) / "exploitability.csv"), {"marker": "o"})]
+        curves.append((f"{label}/mean", rows(Path(folder) / "average.csv"), {"marker": "^", "linewidth": 0.8}))
         style = "--" if "classic" in label else "-"
-        by_step.plot([int(r["step"]) / 1e6 for r in measured], values, style, marker="o", markersize=3, label=label)
-        by_cpu.plot([float(r["cpu_s"]) / 60 for r in measured], values, style, marker="o", markersize=3, label=label)
+        colour = None
+        for name, measured, look in curves:
+            if not measured:
+                continue
+            table += [{"run": name, **{k: row.get(k, "") for k in measured[0]}} for row in measured]
+            values = [float(r["exploitability"]) for r in measured]
+            for ax, xs in (
+                (by_step, [int(r["step"]) / 1e6 for r in measured]),
+                (by_cpu, [float(r["cpu_s"]) / 60 for r in measured]),
+            ):
+                (line,) = ax.plot(xs, values, style, markersize=3, color=colour, label=name, **look)
+            colour = line.get_color()
     by_step.set(xlabel="decisions trained on (millions)", ylabel="exact exploitability (sampled)", yscale="log")
     by_cpu.set(xlabel="trainer CPU minutes (measurements left out)")
     for ax in (by_step, by_cpu):
@@ -56,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     fig.tight_layout()
     fig.savefig(out.with_suffix(".png"), dpi=110)
     with open(out.with_suffix(".csv"), "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(table[0]))
+        fields = list(dict.fromkeys(key for row in table for key in row))
+        writer = csv.DictWriter(handle, fieldnames=fields, restval="")
         writer.writeheader()
         writer.writerows(table)
     print(f"wrote {out.with_suffix('.png')} and {out.with_suffix('.csv')}")

@@ -124,6 +124,68 @@ def test_a_frozen_magnet_stays_where_it_was_for_the_last_stretch(tmp_path, froze
         assert not all(torch.equal(copies[0][k], v) for k, v in copies[1].items()), "copied before the freeze"
 
 
+def recording_weights(trainer, into):
+    """Wrap ``trainer.update`` to append (the step its rollout began at, the weights after it) to ``into``."""
+    update = trainer.update
+
+    def recorded(*args, **kwargs):
+        began = trainer.steps
+        out = update(*args, **kwargs)
+        into.append((began, {k: v.clone() for k, v in trainer.net.state_dict().items()}))
+        return out
+
+    trainer.update = recorded
+
+
+def mean_of(states):
+    return {k: torch.stack([s[k] for s in states]).mean(0) for k in states[0]}
+
+
+def test_the_average_is_the_mean_of_the_weights_after_each_update_from_its_share_on_and_resumes(tmp_path):
+    """From 0.3 of 1,536 decisions (step 461) the updates whose rollouts began at 512 and 1,024 are averaged;
+    resumed to 2,048 (the share is then step 614), the fourth joins the saved mean."""
+    trainer = BatchedTrainer(config(tmp_path, total_steps=1536, average_from=0.3), progress_bar=False)
+    seen = []
+    recording_weights(trainer, seen)
+    trainer.run()
+    assert [began for began, _ in seen] == [0, 512, 1024]
+    run = tmp_path / "run"
+    average = agents.make(str(run / "average.zip"), env_name="liars_dice_v0")
+    expected = mean_of([state for _, state in seen[1:]])
+    for key, tensor in average.network.state_dict().items():
+        assert torch.allclose(tensor, expected[key], atol=1e-6), key
+    assert not torch.allclose(average.network.state_dict()[key], trainer.net.state_dict()[key])
+    meta = read_sidecar(run / "average.zip")
+    assert meta["average"] == {"updates": 2, "from_step": 460}
+    assert meta["exploitability"]["step"] == 1536 and 0 < meta["exploitability"]["exploitability"] < 1
+    rows = read_csv(run / "average.csv")
+    assert [(int(r["step"]), int(r["updates_averaged"])) for r in rows] == [(1024, 1), (1536, 2)]
+    assert load_trainer_state(run / "final.zip")["averaged"] == 2
+
+    resumed = BatchedTrainer(config(tmp_path, total_steps=2048, average_from=0.3), resume=True, progress_bar=False)
+    assert resumed.averaged == 2
+    recording_weights(resumed, seen)
+    resumed.run()
+    expected = mean_of([state for _, state in seen[1:]])
+    saved = load_trainer_state(run / "final.zip")
+    assert saved["averaged"] == 3
+    for key, tensor in saved["average"].items():
+        assert torch.allclose(tensor, expected[key], atol=1e-6), key
+    assert [int(r["step"]) for r in read_csv(run / "average.csv")] == [1024, 1536, 2048]
+
+
+def test_a_run_without_an_average_writes_none(tmp_path):
+    BatchedTrainer(config(tmp_path), progress_bar=False).run()
+    assert not (tmp_path / "run" / "average.zip").exists() and not (tmp_path / "run" / "average.csv").exists()
+    assert "average" not in load_trainer_state(tmp_path / "run" / "final.zip")
+
+
+def test_an_average_from_no_share_of_the_run_is_refused(tmp_path):
+    for bad in (-0.1, 1.0):
+        with pytest.raises(ValueError, match="average_from"):
+            BatchedTrainer(config(tmp_path, average_from=bad), progress_bar=False)
+
+
 def test_a_magnet_frozen_after_no_share_of_the_run_is_refused(tmp_path):
     for bad in (0.0, 1.5):
         with pytest.raises(ValueError, match="magnet_frozen_after"):

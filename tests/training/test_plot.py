@@ -47,6 +47,27 @@ def test_plot_draws_the_exploitability_when_the_run_measured_it(tmp_path) -> Non
     assert not (tmp_path / "plots" / "win_share.png").exists()
 
 
+def test_plot_draws_the_mean_of_the_weights_beside_the_last_iterate(tmp_path, monkeypatch) -> None:
+    import matplotlib.axes
+
+    header = "step,seconds,cpu_s,exploitability,nash_conv,first_seat_value,entropy"
+    (tmp_path / "progress.csv").write_text(BATCHED)
+    (tmp_path / "exploitability.csv").write_text(f"{header}\n100,1,0.9,0.4,0.8,0.1,1.2\n200,2,1.8,0.1,0.2,0.05,0.9\n")
+    (tmp_path / "average.csv").write_text(f"{header},updates_averaged\n200,2,1.8,0.07,0.14,0.05,0.9,3\n")
+    drawn = []
+    plot = matplotlib.axes.Axes.plot
+
+    def recorded(self, *args, **kwargs):
+        drawn.append((kwargs.get("label"), list(args[1]) if len(args) > 1 else None))
+        return plot(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "plot", recorded)
+    assert main(["plot", str(tmp_path)]) == 0
+    curves = [(label, values) for label, values in drawn if label is not None]
+    assert curves.count(("last iterate", [0.4, 0.1])) == 3  # against steps, CPU and wall-clock minutes
+    assert curves.count(("mean of the weights (average.zip)", [0.07])) == 3
+
+
 def test_plot_refuses_a_directory_that_is_no_run(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit):
         main(["plot", str(tmp_path)])
