@@ -154,6 +154,14 @@ class BatchedConfig:
             "stretch then settles on the solution of the game regularised toward it, one proximal step"
         },
     )
+    magnet_source: str = field(
+        default="network",
+        metadata={
+            "help": "what the magnet copies or trails: network (the iterate) or average (the mean of the weights "
+            "once --average-from has begun; the network until then), so the last stretch is pulled toward the "
+            "point the iterates wander around instead of toward the iterate itself"
+        },
+    )
     average_from: float | None = field(
         default=None,
         metadata={
@@ -379,6 +387,10 @@ class BatchedTrainer:
             raise ValueError(f"magnet_frozen_after is a share of total_steps in (0, 1], not {share}")
         if config.average_from is not None and not 0.0 <= config.average_from < 1.0:
             raise ValueError(f"average_from is a share of total_steps in [0, 1), not {config.average_from}")
+        if config.magnet_source not in ("network", "average"):
+            raise ValueError(f"magnet_source is network or average, not {config.magnet_source!r}")
+        if config.magnet_source == "average" and (config.average_from is None or config.magnet_coef <= 0):
+            raise ValueError("magnet_source=average needs a magnet (magnet_coef > 0) and a mean (average_from)")
         for key, values in config.draw_options.items():
             if not isinstance(values, list) or not values:
                 raise ValueError(f"draw_options {key}: a non-empty list of values to draw from, not {values!r}")
@@ -679,13 +691,14 @@ class BatchedTrainer:
         self.updates += 1
         # a magnet that keeps following a learner whose steps shrink with the learning rate stops pulling: the
         # last stretch is then plain entropy-regularised PPO, which wanders; a frozen magnet keeps one fixed point
+        self.average_step()
         if self.magnet is not None and self.steps < c.magnet_frozen_after * c.total_steps:
+            source = self.average if c.magnet_source == "average" and self.average is not None else self.net
             if c.magnet_every > 0:
                 if self.updates % c.magnet_every == 0:
-                    self.magnet.load_state_dict(self.net.state_dict())
+                    self.magnet.load_state_dict(source.state_dict())
             else:
-                trail(self.magnet, self.net, c.magnet_rate)
-        self.average_step()
+                trail(self.magnet, source, c.magnet_rate)
         out["ent_coef"] = ent_coef
         out["explained_variance"] = explained_variance(r.values[:n], r.returns[:n])
         out["imitation_weight"] = imitation

@@ -17,7 +17,9 @@ algorithm and removes the rest, one at a time:
   holds ``rollout_steps`` decisions; ``mode="exact"`` replaces the rollout by its expectation: the loss is the
   on-policy-weighted sum over every information state and action, with the true advantages ``Q - V`` (the ideal
   critic), so there is neither sampling noise nor a learned value; ``mode="closed"`` takes MMD's closed-form step
-  at every information state instead of gradient steps (the reference for what the PPO-form losses aim at).
+  at every information state instead of gradient steps (the reference for what the PPO-form losses aim at);
+  ``mode="dilated"`` takes MMD's step over the sequence form instead (``dilated_step``), the form its guarantee
+  is for.
 - The MMD variant (Sokota et al., ICLR 2023, as its deep PPO form in Rudolph et al.'s benchmark): the same loss plus
   ``kl_coef`` x the reverse KL ``KL(pi || magnet)`` at every visited information state, with the entropy bonus.
   The magnet trails the learner in logit space (``magnet_rate``: 1 = the rollout's own policy, the benchmark's
@@ -333,6 +335,45 @@ def exploitability(tree: Tree, policy: np.ndarray) -> float:
     return 0.5 * (b0 + b1)
 
 
+def dilated_step(
+    tree: Tree, policy: np.ndarray, log_magnet: np.ndarray, eta: float, ent_coef: float, kl_coef: float
+) -> np.ndarray:
+    """MMD's step over the sequence form with the dilated entropy (Sokota et al.; OpenSpiel's ``mmd_dilated``),
+    for both seats at once from ``policy``.  Bottom-up, each information state's new policy is ``softmax(Y / c)``
+    with ``Y = eta g + (the values of the seat's next states below each action) + eta kl_coef log magnet +
+    log pi_t`` and ``c = 1 + eta (ent_coef + kl_coef)``; its value ``c logsumexp(Y / c)`` joins its parent's
+    ``Y``.  ``g`` is the counterfactual payoff: terminals weighed by chance and the other seat's reach, not by
+    the state's own.  So a state's regulariser counts with the seat's own reach only, and a state the other
+    seat rarely leads to is held near the magnet; the behavioural step (``closed``) weighs both alike."""
+    w = _edge_weights(tree, policy)
+    reach, chance = _reaches(tree, policy, w)
+    n, a = tree.mask.shape
+    c = 1.0 + eta * (ent_coef + kl_coef)
+    log_pi = np.log(np.where(tree.mask, np.maximum(policy, 1e-300), 1.0))
+    base = np.where(tree.mask, eta * kl_coef * log_magnet + log_pi, -np.inf)
+    new = policy.copy()
+    for seat in (0, 1):
+        sign = 1.0 if seat == 0 else -1.0
+        t = np.where(tree.kind == TERMINAL, eta * sign * tree.payoff * chance * reach[1 - seat], 0.0)
+        for level in reversed(tree.levels[1:]):
+            par = tree.parent[level]
+            mine = (tree.kind[par] == DECISION) & (tree.player[np.maximum(tree.info[par], 0)] == seat)
+            other = ~mine
+            t += np.bincount(par[other], weights=t[level[other]], minlength=tree.num_nodes)
+            if not mine.any():
+                continue
+            infos = tree.info[par[mine]]
+            y = np.bincount(infos * a + tree.slot[level[mine]], weights=t[level[mine]], minlength=n * a)
+            rows = np.unique(infos)
+            y_rows = y.reshape(n, a)[rows] + base[rows]
+            top = y_rows.max(1, keepdims=True)
+            z = np.exp((y_rows - top) / c)
+            total = z.sum(1, keepdims=True)
+            new[rows] = z / total
+            t[tree.representative[rows]] = (top + c * np.log(total)).ravel()
+    return new
+
+
 def entropy(policy: np.ndarray) -> np.ndarray:
     logp = np.log(np.where(policy > 0, policy, 1.0))
     return -(policy * logp).sum(1)
@@ -400,7 +441,7 @@ class ControlConfig:
     """One tabular run.  The defaults are the batched trainer's update as the issue configured it."""
 
     preset: str = "lying_pirates"
-    mode: str = "sampled"  # sampled | exact | closed
+    mode: str = "sampled"  # sampled | exact | closed | dilated
     total_steps: int = 3_000_000  # decisions (in exact mode: updates x rollout_steps, for a like-for-like axis)
     rollout_steps: int = 2048
     num_games: int = 64  # games sampled side by side (sampled mode)
@@ -445,12 +486,14 @@ class TabularControl:
     expectation), with MMD's reverse-KL-to-magnet term as an option."""
 
     def __init__(self, tree: Tree, config: ControlConfig) -> None:
-        if config.mode not in ("sampled", "exact", "closed"):
-            raise ValueError(f"mode must be sampled, exact or closed, not {config.mode!r}")
+        if config.mode not in ("sampled", "exact", "closed", "dilated"):
+            raise ValueError(f"mode must be sampled, exact, closed or dilated, not {config.mode!r}")
         if config.soft_values and config.mode == "sampled":
             raise ValueError("soft_values needs the exact values: mode exact or closed, not sampled")
-        if config.mode == "closed" and config.policy_net:
-            raise ValueError("the closed-form MMD step needs the table, not a network")
+        if config.mode in ("closed", "dilated") and config.policy_net:
+            raise ValueError("the closed-form MMD steps need the table, not a network")
+        if config.mode == "dilated" and config.soft_values:
+            raise ValueError("the dilated step carries the later states' regularisers itself: no soft_values")
         self.tree, self.config = tree, config
         self.rng = np.random.default_rng(config.seed)
         torch.manual_seed(config.seed)
@@ -699,11 +742,17 @@ class TabularControl:
             soft = evaluate(regularised(self.tree, reg), policy)
             ev = replace(ev, q=soft.q, v=soft.v)
         row: dict[str, float] = {"ent_coef": ent_coef, "kl_coef": kl_coef, "learning_rate": self.learning_rate()}
-        if c.mode in ("exact", "closed"):
+        if c.mode in ("exact", "closed", "dilated"):
             if c.mode == "exact":
                 row |= self.update_exact(ev, policy, ent_coef, kl_coef)
-            else:
+            elif c.mode == "closed":
                 self.update_closed(ev, policy, ent_coef, kl_coef)
+            else:
+                with torch.no_grad():
+                    log_magnet = self.log_policy(self.magnet).numpy()
+                    new = dilated_step(self.tree, policy, log_magnet, self.learning_rate(), ent_coef, kl_coef)
+                    log_new = np.log(np.where(self.tree.mask, np.maximum(new, 1e-300), 1.0))
+                    self.logits.copy_(torch.from_numpy(log_new))
             self.steps += c.rollout_steps
             adv = ev.advantages
             for seat in (0, 1):

@@ -174,6 +174,47 @@ def test_the_average_is_the_mean_of_the_weights_after_each_update_from_its_share
     assert [int(r["step"]) for r in read_csv(run / "average.csv")] == [1024, 1536, 2048]
 
 
+@pytest.mark.parametrize("source", ["network", "average"])
+def test_the_magnet_copies_the_mean_of_the_weights_once_it_has_begun(tmp_path, source):
+    """Copied after every update: with the network as its source the magnet ends as the last iterate; with the
+    mean as its source it is the network until the mean begins (after the first update here, before 461 of
+    1,536 decisions), then the mean of the weights after the second and third updates."""
+    trainer = BatchedTrainer(
+        config(tmp_path, total_steps=1536, magnet_every=1, average_from=0.3, magnet_source=source,
+               exploitability=False),
+        progress_bar=False,
+    )  # fmt: skip
+    seen, magnets = [], []
+    recording_weights(trainer, seen)
+    update = trainer.update
+
+    def recorded(*args, **kwargs):
+        out = update(*args, **kwargs)
+        magnets.append({k: v.clone() for k, v in trainer.magnet.state_dict().items()})
+        return out
+
+    trainer.update = recorded
+    trainer.run()
+    assert len(seen) == len(magnets) == 3
+    first = seen[0][1]
+    assert all(torch.equal(magnets[0][k], v) for k, v in first.items()), "the network's copy before the mean"
+    expected = seen[2][1] if source == "network" else mean_of([state for _, state in seen[1:]])
+    for key, tensor in magnets[2].items():
+        assert torch.allclose(tensor, expected[key], atol=1e-6), key
+    last = trainer.net.state_dict()
+    assert all(torch.equal(magnets[2][k], v) for k, v in last.items()) == (source == "network")
+
+
+def test_a_magnet_source_without_a_mean_or_a_magnet_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="magnet_source"):
+        BatchedTrainer(config(tmp_path, magnet_source="iterate"), progress_bar=False)
+    with pytest.raises(ValueError, match="needs a magnet"):
+        BatchedTrainer(config(tmp_path, magnet_source="average"), progress_bar=False)
+    with pytest.raises(ValueError, match="needs a magnet"):
+        BatchedTrainer(config(tmp_path, magnet_source="average", average_from=0.5, magnet_coef=0.0),
+                       progress_bar=False)  # fmt: skip
+
+
 def test_a_run_without_an_average_writes_none(tmp_path):
     BatchedTrainer(config(tmp_path), progress_bar=False).run()
     assert not (tmp_path / "run" / "average.zip").exists() and not (tmp_path / "run" / "average.csv").exists()

@@ -172,3 +172,68 @@ def test_soft_values_charge_each_seats_regulariser_to_its_own_utility(tree):
 def test_soft_values_need_exact_expectations(tree):
     with pytest.raises(ValueError, match="soft_values"):
         tc.TabularControl(tree, exact_config(mode="sampled", soft_values=True))
+
+
+def dilated_objective(tree, seat, policy, old, log_magnet, eta, ent, kappa):
+    """The proximal problem the dilated step solves for ``seat``, the other seat at ``old``: eta x the seat's
+    expected utility minus, at each of its states weighted by its own reach, ``c sum pi log pi - eta kappa
+    sum pi log magnet - sum pi log old`` (c = 1 + eta (ent + kappa))."""
+    mine = tree.player == seat
+    mix = np.where(mine[:, None], policy, old)
+    ev = tc.evaluate(tree, mix)
+    utility = ev.value if seat == 0 else -ev.value
+    logs = lambda p: np.log(np.where(tree.mask, np.maximum(p, 1e-300), 1.0))  # noqa: E731
+    c = 1 + eta * (ent + kappa)
+    per_state = (policy * (c * logs(policy) - eta * kappa * log_magnet - logs(old))).sum(1)
+    return eta * utility - (ev.own_reach * per_state)[mine].sum()
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_dilated_step_solves_its_proximal_problem(tree, seat):
+    """MMD over the sequence form: the step's policy for each seat maximises the dilated proximal objective, so
+    the old policy and any small change at a reachable state score lower."""
+    rng = np.random.default_rng(11)
+
+    def random_policy():
+        p = rng.random(tree.mask.shape) * tree.mask
+        return p / p.sum(1, keepdims=True)
+
+    old, magnet = random_policy(), random_policy()
+    log_magnet = np.log(np.where(tree.mask, magnet, 1.0))
+    eta, ent, kappa = 5.0, 0.01, 0.05
+    new = tc.dilated_step(tree, old, log_magnet, eta, ent, kappa)
+    assert np.allclose(new.sum(1), 1.0) and (new[~tree.mask] == 0).all()
+    best = dilated_objective(tree, seat, new, old, log_magnet, eta, ent, kappa)
+    assert best > dilated_objective(tree, seat, old, old, log_magnet, eta, ent, kappa) + 1e-6
+    reach = tc.evaluate(tree, new).own_reach
+    states = np.flatnonzero((tree.player == seat) & (reach > 1e-3))
+    for state in rng.choice(states, 8, replace=False):
+        for shift in (random_policy()[state], np.eye(tree.num_actions)[0]):
+            changed = new.copy()
+            changed[state] = 0.97 * new[state] + 0.03 * shift
+            assert dilated_objective(tree, seat, changed, old, log_magnet, eta, ent, kappa) < best
+
+
+def test_the_dilated_step_weighs_a_state_by_the_seats_own_reach_only(tree):
+    """Unlike the behavioural step, a state the other seat rarely leads to stays near its magnet: with a uniform
+    magnet, the dilated step's policy is closer to uniform at states of small counterfactual reach."""
+    config = exact_config(mode="dilated", learning_rate=3.0, ent_coef=tc.Schedule(0.0), kl_coef=tc.Schedule(0.03),
+                          magnet_every=0, magnet_rate=0.0, total_steps=2048 * 100, eval_every=100)  # fmt: skip
+    control = tc.TabularControl(tree, config)
+    rows = control.run()
+    assert rows[-1]["exploitability"] < tc.exploitability(tree, tc.uniform_policy(tree)) - 0.05
+    policy = control.policy()
+    ev = tc.evaluate(tree, policy)
+    counterfactual = ev.visit / np.maximum(ev.own_reach, 1e-300)
+    played = ev.own_reach > 1e-2
+    rare = played & (counterfactual < np.quantile(counterfactual[played], 0.1))
+    common = played & (counterfactual > np.quantile(counterfactual[played], 0.9))
+    distance = tc.kl(policy, tc.uniform_policy(tree))
+    assert distance[rare].mean() < distance[common].mean()
+
+
+def test_the_dilated_step_needs_the_table_and_no_soft_values(tree):
+    with pytest.raises(ValueError, match="soft_values"):
+        tc.TabularControl(tree, exact_config(mode="dilated", soft_values=True))
+    with pytest.raises(ValueError, match="table"):
+        tc.TabularControl(tree, exact_config(mode="dilated", policy_net="0:8"))
