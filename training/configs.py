@@ -64,7 +64,8 @@ SELFPLAY_TRAINERS = ("batched", "sb3", "rllib")
 # toward a magnet copied from the network every 100 updates, an entropy bonus falling from 0.05 to 0.01, raw
 # advantages, PPO's clip 0.1 over 4 epochs of one 2,048-decision rollout, a learning rate annealed to 0 at
 # total_steps (the last iterate settles in the last stretch), the mean of the weights over the run's second half
-# written beside the last iterate (average.zip: the iterate wanders around the point that mean sits near), the
+# written beside the last iterate (average.zip: the iterate wanders around the point that mean sits near) and the
+# magnet copied from that mean once it has begun (the last iterate is pulled toward it, not toward itself), the
 # compact observation, and the exact exploitability at every checkpoint.
 RECIPES: dict[str, dict[str, Any]] = {
     "equilibrium": {
@@ -83,6 +84,7 @@ RECIPES: dict[str, dict[str, Any]] = {
         "learning_rate": 1e-3,
         "anneal_lr": True,
         "average_from": 0.5,
+        "magnet_source": "average",
         "total_steps": 8_000_000,
         "num_games": 64,
         "rollout_steps": 2048,

@@ -284,6 +284,7 @@ def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path,
     config = json.loads((out / "config.json").read_text())
     assert config["magnet_coef"] == 0.2 and config["magnet_every"] == 100 and config["clip_range"] == 0.1
     assert config["ent_coef"] == 0.05 and config["ent_coef_final"] == 0.01 and config["anneal_lr"] is True
+    assert config["average_from"] == 0.5 and config["magnet_source"] == "average"
     assert config["total_steps"] == 2048, "a flag given wins over the recipe"
     assert config["n_epochs"] == 1, "a flag given wins over the recipe"
     assert config["env_options"] == {"dice": 1, "observation": "compact", "preset": "classic"}
