@@ -461,6 +461,7 @@ class ControlConfig:
     kl_coef: Schedule = field(default_factory=lambda: Schedule(0.0))
     magnet_rate: float = 1.0  # the magnet's step toward the learner's logits after each update (1: the rollout's)
     magnet_every: int = 0  # > 0: instead, the magnet becomes a copy of the learner every this many updates
+    magnet_source: str = "policy"  # what the magnet copies or trails: policy, or average (the average strategy)
     soft_values: bool = False  # exact and closed modes: Q includes the later states' regularisers (``regularised``)
     policy_net: str = ""  # "": the table; "TRUNK:W1,W2": an ActorCritic's policy on each state's env observation
     compact_obs: bool = False  # the network sees only the observation's columns that vary over the tree
@@ -492,6 +493,8 @@ class TabularControl:
             raise ValueError("soft_values needs the exact values: mode exact or closed, not sampled")
         if config.mode in ("closed", "dilated") and config.policy_net:
             raise ValueError("the closed-form MMD steps need the table, not a network")
+        if config.magnet_source not in ("policy", "average"):
+            raise ValueError(f"magnet_source must be policy or average, not {config.magnet_source!r}")
         if config.mode == "dilated" and config.soft_values:
             raise ValueError("the dilated step carries the later states' regularisers itself: no soft_values")
         self.tree, self.config = tree, config
@@ -770,11 +773,16 @@ class TabularControl:
                 row[f"return_mean_seat{seat}"] = float(batch.returns[batch.seats == seat].mean())
         self.updates += 1
         with torch.no_grad():
+            if c.magnet_source == "average":
+                mean = self.average_policy()
+                source = torch.from_numpy(np.log(np.where(self.tree.mask, np.maximum(mean, 1e-300), 1.0)))
+            else:
+                source = self.logit_rows().detach()
             if c.magnet_every > 0:
                 if self.updates % c.magnet_every == 0:
-                    self.magnet = self.logit_rows().detach().clone()
+                    self.magnet = source.clone()
             else:
-                self.magnet += c.magnet_rate * (self.logit_rows().detach() - self.magnet)
+                self.magnet += c.magnet_rate * (source - self.magnet)
         new = self.policy()
         share = ev.visit / ev.visit.sum()
         row["kl_successive"] = float((share * kl(policy, np.maximum(new, 1e-300))).sum())

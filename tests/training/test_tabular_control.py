@@ -237,3 +237,15 @@ def test_the_dilated_step_needs_the_table_and_no_soft_values(tree):
         tc.TabularControl(tree, exact_config(mode="dilated", soft_values=True))
     with pytest.raises(ValueError, match="table"):
         tc.TabularControl(tree, exact_config(mode="dilated", policy_net="0:8"))
+
+
+def test_a_magnet_on_the_average_copies_the_average_strategy(tree):
+    config = exact_config(mode="closed", learning_rate=0.05, kl_coef=tc.Schedule(0.2), magnet_every=2,
+                          magnet_source="average", total_steps=2048 * 4, eval_every=4)  # fmt: skip
+    control = tc.TabularControl(tree, config)
+    control.run()
+    magnet = control.magnet_policy().numpy()
+    assert np.allclose(magnet, control.average_policy(), atol=1e-9)
+    assert not np.allclose(magnet, control.policy(), atol=1e-3)
+    with pytest.raises(ValueError, match="magnet_source"):
+        tc.TabularControl(tree, exact_config(magnet_source="mean"))
