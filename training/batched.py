@@ -689,9 +689,9 @@ class BatchedTrainer:
                 break  # the policy moved as far from the rollout's as this update may take it
         out = {key: value / max(batches, 1) for key, value in totals.items()}
         self.updates += 1
+        self.average_step()
         # a magnet that keeps following a learner whose steps shrink with the learning rate stops pulling: the
         # last stretch is then plain entropy-regularised PPO, which wanders; a frozen magnet keeps one fixed point
-        self.average_step()
         if self.magnet is not None and self.steps < c.magnet_frozen_after * c.total_steps:
             source = self.average if c.magnet_source == "average" and self.average is not None else self.net
             if c.magnet_every > 0:

@@ -335,6 +335,11 @@ def exploitability(tree: Tree, policy: np.ndarray) -> float:
     return 0.5 * (b0 + b1)
 
 
+def masked_log(tree: Tree, policy: np.ndarray) -> np.ndarray:
+    """``log policy`` over each state's legal actions (0 on padding; a zero probability stays finite)."""
+    return np.log(np.where(tree.mask, np.maximum(policy, 1e-300), 1.0))
+
+
 def dilated_step(
     tree: Tree, policy: np.ndarray, log_magnet: np.ndarray, eta: float, ent_coef: float, kl_coef: float
 ) -> np.ndarray:
@@ -349,8 +354,7 @@ def dilated_step(
     reach, chance = _reaches(tree, policy, w)
     n, a = tree.mask.shape
     c = 1.0 + eta * (ent_coef + kl_coef)
-    log_pi = np.log(np.where(tree.mask, np.maximum(policy, 1e-300), 1.0))
-    base = np.where(tree.mask, eta * kl_coef * log_magnet + log_pi, -np.inf)
+    base = np.where(tree.mask, eta * kl_coef * log_magnet + masked_log(tree, policy), -np.inf)
     new = policy.copy()
     for seat in (0, 1):
         sign = 1.0 if seat == 0 else -1.0
@@ -754,8 +758,7 @@ class TabularControl:
                 with torch.no_grad():
                     log_magnet = self.log_policy(self.magnet).numpy()
                     new = dilated_step(self.tree, policy, log_magnet, self.learning_rate(), ent_coef, kl_coef)
-                    log_new = np.log(np.where(self.tree.mask, np.maximum(new, 1e-300), 1.0))
-                    self.logits.copy_(torch.from_numpy(log_new))
+                    self.logits.copy_(torch.from_numpy(masked_log(self.tree, new)))
             self.steps += c.rollout_steps
             adv = ev.advantages
             for seat in (0, 1):
@@ -772,17 +775,16 @@ class TabularControl:
                 row[f"adv_std_seat{seat}"] = float(a.std())
                 row[f"return_mean_seat{seat}"] = float(batch.returns[batch.seats == seat].mean())
         self.updates += 1
-        with torch.no_grad():
-            if c.magnet_source == "average":
-                mean = self.average_policy()
-                source = torch.from_numpy(np.log(np.where(self.tree.mask, np.maximum(mean, 1e-300), 1.0)))
-            else:
-                source = self.logit_rows().detach()
-            if c.magnet_every > 0:
-                if self.updates % c.magnet_every == 0:
-                    self.magnet = source.clone()
-            else:
-                self.magnet += c.magnet_rate * (source - self.magnet)
+        if c.magnet_every <= 0 or self.updates % c.magnet_every == 0:
+            with torch.no_grad():
+                if c.magnet_source == "average":
+                    source = torch.from_numpy(masked_log(self.tree, self.average_policy()))
+                else:
+                    source = self.logit_rows().detach().clone()
+                if c.magnet_every > 0:
+                    self.magnet = source
+                else:
+                    self.magnet += c.magnet_rate * (source - self.magnet)
         new = self.policy()
         share = ev.visit / ev.visit.sum()
         row["kl_successive"] = float((share * kl(policy, np.maximum(new, 1e-300))).sum())

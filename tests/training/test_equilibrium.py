@@ -106,14 +106,7 @@ def test_a_frozen_magnet_stays_where_it_was_for_the_last_stretch(tmp_path, froze
         progress_bar=False,
     )
     copies = []
-    update = trainer.update
-
-    def recorded(*args, **kwargs):
-        out = update(*args, **kwargs)
-        copies.append({k: v.clone() for k, v in trainer.magnet.state_dict().items()})
-        return out
-
-    trainer.update = recorded
+    recording_magnets(trainer, copies)
     trainer.run()
     assert trainer.updates == 3 == len(copies)
     net = trainer.net.state_dict()
@@ -132,6 +125,18 @@ def recording_weights(trainer, into):
         began = trainer.steps
         out = update(*args, **kwargs)
         into.append((began, {k: v.clone() for k, v in trainer.net.state_dict().items()}))
+        return out
+
+    trainer.update = recorded
+
+
+def recording_magnets(trainer, into):
+    """Wrap ``trainer.update`` to append the magnet's weights after it to ``into``."""
+    update = trainer.update
+
+    def recorded(*args, **kwargs):
+        out = update(*args, **kwargs)
+        into.append({k: v.clone() for k, v in trainer.magnet.state_dict().items()})
         return out
 
     trainer.update = recorded
@@ -186,14 +191,7 @@ def test_the_magnet_copies_the_mean_of_the_weights_once_it_has_begun(tmp_path, s
     )  # fmt: skip
     seen, magnets = [], []
     recording_weights(trainer, seen)
-    update = trainer.update
-
-    def recorded(*args, **kwargs):
-        out = update(*args, **kwargs)
-        magnets.append({k: v.clone() for k, v in trainer.magnet.state_dict().items()})
-        return out
-
-    trainer.update = recorded
+    recording_magnets(trainer, magnets)
     trainer.run()
     assert len(seen) == len(magnets) == 3
     first = seen[0][1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -182,9 +184,9 @@ def dilated_objective(tree, seat, policy, old, log_magnet, eta, ent, kappa):
     mix = np.where(mine[:, None], policy, old)
     ev = tc.evaluate(tree, mix)
     utility = ev.value if seat == 0 else -ev.value
-    logs = lambda p: np.log(np.where(tree.mask, np.maximum(p, 1e-300), 1.0))  # noqa: E731
+    log = functools.partial(tc.masked_log, tree)
     c = 1 + eta * (ent + kappa)
-    per_state = (policy * (c * logs(policy) - eta * kappa * log_magnet - logs(old))).sum(1)
+    per_state = (policy * (c * log(policy) - eta * kappa * log_magnet - log(old))).sum(1)
     return eta * utility - (ev.own_reach * per_state)[mine].sum()
 
 
