@@ -213,6 +213,13 @@ class BatchedConfig:
     )
     pool_max: int = field(default=10, metadata={"help": "newest snapshots kept in the pool"})
     pfsp_power: float = field(default=2.0, metadata={"help": "PFSP weight exponent: (1 - learner win rate)^p"})
+    baseline_share: float | None = field(
+        default=None,
+        metadata={
+            "help": "share of the pool's draws kept for the --opponents, the rest for the snapshots (default: "
+            "PFSP over all of them, so the opponents fade as snapshots join)"
+        },
+    )
     seed: int = field(default=0, metadata={"help": "seeds torch, the deals, the seating and the opponents"})
     checkpoint_every: int = field(default=200_000, metadata={"help": "learner decisions between checkpoints"})
     eval_games: int = field(default=40, metadata={"help": "evaluation games per checkpoint and opponent (0: none)"})
@@ -403,7 +410,12 @@ class BatchedTrainer:
         self.core = Run(config, self.out, PROGRESS_COLUMNS, self.num_players, resume)
         torch.set_num_threads(config.torch_threads)
         self.league = League.of_specs(
-            config.opponents, config.env, config.seed, pool_max=config.pool_max, pfsp_power=config.pfsp_power
+            config.opponents,
+            config.env,
+            config.seed,
+            pool_max=config.pool_max,
+            pfsp_power=config.pfsp_power,
+            baseline_share=config.baseline_share,
         )
         self.teacher = None
         if config.imitate:

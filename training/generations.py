@@ -92,6 +92,13 @@ class LeagueConfig:
         default=0.5, metadata={"help": "share of the main agent's seats given to the league's pool"}
     )
     pfsp_power: float = field(default=2.0, metadata={"help": "PFSP weight exponent: (1 - main's win rate)^p"})
+    baseline_share: float | None = field(
+        default=None,
+        metadata={
+            "help": "share of the pool's draws kept for the baselines, the rest for the snapshots and exploiters "
+            "(default: PFSP over all, so the baselines fade as the league grows)"
+        },
+    )
     main_play: str = field(
         default="sample", metadata={"help": "how the exploiters' opponent (the main agent) plays: sample or greedy"}
     )
@@ -162,6 +169,7 @@ def main_config(config: LeagueConfig, sizes: list[int], dice: list[int], generat
         pool_fraction=config.pool_fraction,
         pool_max=EVERY_POOL_MEMBER,
         pfsp_power=config.pfsp_power,
+        baseline_share=config.baseline_share,
         total_steps=config.main_steps,
         checkpoint_every=config.checkpoint_every,
         eval_games=0,
@@ -338,6 +346,10 @@ def check(config: LeagueConfig) -> tuple[list[int], list[int]]:
         raise ValueError(f"--pool-fraction must be in [0, 1), not {config.pool_fraction}")
     if config.pool_fraction > 0 and not config.baselines:
         raise ValueError("--pool-fraction > 0 needs --baselines: generation 1 has no other league member")
+    if config.baseline_share is not None and not 0.0 <= config.baseline_share <= 1.0:
+        raise ValueError(f"--baseline-share must be in [0, 1], not {config.baseline_share}")
+    if config.baseline_share and not config.baselines:
+        raise ValueError("--baseline-share needs --baselines to draw")
     if config.main_play not in ("sample", "greedy"):
         raise ValueError(f"--main-play must be sample or greedy, not {config.main_play!r}")
     game = envs.game(config.env, **config.env_options)

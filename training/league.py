@@ -11,7 +11,9 @@ A league holds
 Drawing is prioritised fictitious self-play: an opponent weighs ``(1 - w) ** pfsp_power``
 where ``w = (wins + 1) / (games + 2)`` is the learner's smoothed win rate against it
 (a Beta(1, 1) prior: an unplayed opponent counts as w = 1/2).  ``pfsp_power = 0`` draws
-uniformly.
+uniformly.  ``baseline_share`` (optional) sets aside that share of the draws for the baselines, PFSP-weighted
+among themselves, and the rest for the snapshots: without it a league that grows draws its baselines less
+and less, and a learner can forget how to beat them.
 
 The trainers use it thus: ``bidbluff train`` draws each opponent seat from a league of its
 baselines alone; the stable-baselines3 self-play (``bidbluff.training.selfplay``) adds snapshots and
@@ -48,10 +50,18 @@ class League:
     """Baselines, snapshots and the learner's record against each (see the module docstring)."""
 
     def __init__(
-        self, baselines: Mapping[str, Any], pool_max: int = 0, pfsp_power: float = 0.0, latest_prob: float = 0.0
+        self,
+        baselines: Mapping[str, Any],
+        pool_max: int = 0,
+        pfsp_power: float = 0.0,
+        latest_prob: float = 0.0,
+        baseline_share: float | None = None,
     ) -> None:
         if not 0.0 <= latest_prob <= 1.0:
             raise ValueError(f"latest_prob must be in [0, 1], not {latest_prob}")
+        if baseline_share is not None and not 0.0 <= baseline_share <= 1.0:
+            raise ValueError(f"baseline_share must be in [0, 1], not {baseline_share}")
+        self.baseline_share = baseline_share
         self.baselines = dict(baselines)
         self.pool_max = pool_max
         self.pfsp_power = pfsp_power
@@ -90,10 +100,13 @@ class League:
         return (1.0 - self.win_rate(name)) ** self.pfsp_power + 1e-6
 
     def draw(self, rng: np.random.Generator) -> str:
-        """An opponent's name, PFSP-weighted."""
+        """An opponent's name, PFSP-weighted (within the baselines or the snapshots, with ``baseline_share``)."""
         names = self.names()
         if not names:
             raise ValueError("the league has no opponent: give baselines (--opponents) or snapshots")
+        snapshots = [n for n in names if n not in self.baselines]
+        if self.baseline_share is not None and self.baselines and snapshots:
+            names = list(self.baselines) if rng.random() < self.baseline_share else snapshots
         w = np.array([self.weight(n) for n in names])
         return names[int(rng.choice(len(names), p=w / w.sum()))]
 

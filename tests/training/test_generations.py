@@ -117,6 +117,9 @@ def test_the_main_agents_games_draw_table_sizes_and_dice_counts(tmp_path):
             seen.add((state.num_players, len(state.round.cups[0])))
     assert {n for n, _ in seen} == {2, 4, 6} and {d for _, d in seen} == {1, 3, 5}
     assert len(seen) == 9, "every table size with every dice count"
+    assert trainer.league.baseline_share is None, "no share given: PFSP over the whole league"
+    shared = BatchedTrainer(main_config(tiny(tmp_path, baseline_share=0.4), sizes, dice, 2, ""), progress_bar=False)
+    assert shared.league.baseline_share == 0.4, "--baseline-share reaches the main agent's league"
     assert generations.check(LeagueConfig("spytails_v0"))[0] == [2, 3, 4], "by default every size the game has"
     assert generations.check(LeagueConfig("liars_dice_v0"))[1] == [1, 2, 3, 4, 5]
     assert generations.check(LeagueConfig("liars_dice_v0", env_options={"dice": 2}))[1] == []
@@ -133,6 +136,8 @@ def test_the_main_agents_games_draw_table_sizes_and_dice_counts(tmp_path):
         ({"generations": 0}, "--generations must be positive"),
         ({"pool_fraction": 1.0}, "--pool-fraction must be in"),
         ({"pool_fraction": 0.5, "baselines": []}, "needs --baselines"),
+        ({"baseline_share": 1.5}, "--baseline-share must be in"),
+        ({"baseline_share": 0.5, "baselines": [], "pool_fraction": 0.0}, "--baseline-share needs --baselines"),
         ({"main_play": "best"}, "--main-play must be sample or greedy"),
         ({"main_options": {"players": 3}}, "--main-options: players not an option"),
         ({"exploiter_options": {"lr": 1}}, "--exploiter-options: lr not an option"),

@@ -46,6 +46,32 @@ def test_draws_prefer_the_opponents_the_learner_loses_to_and_power_zero_is_unifo
         League({}).draw(rng)
 
 
+def test_baseline_share_keeps_the_baselines_drawn_however_many_snapshots_join():
+    rng = np.random.default_rng(0)
+    for share in (0.5, 0.2):
+        lg = league(pfsp_power=2.0, pool_max=100, baseline_share=share)
+        for k in range(8):
+            lg.add_snapshot(f"ckpt/{k}.zip", k, Named(k))
+            for _ in range(20):
+                lg.record(lg.snapshots[-1]["name"], 0.0)  # the learner loses to every snapshot
+        for _ in range(20):
+            lg.record("baseline:random", 1.0)  # and beats random: PFSP still rules within the baselines
+        draws = [lg.draw(rng) for _ in range(4000)]
+        baselines = [d for d in draws if d.startswith("baseline:")]
+        assert abs(len(baselines) / len(draws) - share) < 0.03
+        assert baselines.count("baseline:heuristic") > 0.9 * len(baselines)
+    without = league(pfsp_power=2.0, pool_max=100)  # no share: PFSP over everyone, the baselines fade
+    for k in range(8):
+        without.add_snapshot(f"ckpt/{k}.zip", k, Named(k))
+        for _ in range(20):
+            without.record(without.snapshots[-1]["name"], 0.0)
+    assert sum(without.draw(rng).startswith("baseline:") for _ in range(2000)) < 0.15 * 2000
+    alone = league(baseline_share=0.0)  # nothing else to draw: the baselines, whatever the share
+    assert alone.draw(rng).startswith("baseline:")
+    with pytest.raises(ValueError, match="baseline_share"):
+        league(baseline_share=1.5)
+
+
 def test_only_the_newest_snapshots_can_be_drawn_and_old_ones_keep_their_record():
     lg = League({}, pool_max=2)
     for steps in (10, 20, 30):
