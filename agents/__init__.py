@@ -72,7 +72,15 @@ from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 from bidbluff.agents.outsiders import OUTSIDERS, make_outsider
 from bidbluff.agents.policy import CheckpointError, PolicyAgent, load
 from bidbluff.agents.program import LIMITS, comma_items
-from bidbluff.agents.shipped import CFR_TABLE, CHECKPOINTS, EQUILIBRIUM, has_shipped, shipped_path
+from bidbluff.agents.shipped import (
+    CFR_TABLE,
+    CHECKPOINTS,
+    EQUILIBRIUM,
+    has_shipped,
+    retired_path,
+    retired_versions,
+    shipped_path,
+)
 from bidbluff.agents.tabular import TabularAgent, load_tabular
 
 KINDS = (
@@ -88,6 +96,7 @@ KINDS = (
     "cfr",
     *EQUILIBRIUM,
     "shipped",
+    "shipped@VERSION",
     "onnx:",
     "cmd:",
     "<checkpoint path>",
@@ -193,6 +202,14 @@ def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **opti
             raise ValueError(f"agent spec {spec!r} plays liars_dice_v0 only, not {env_name}")
         mode = "greedy" if spec.endswith(":greedy") else "sample"  # an equilibrium mixes
         return load(EQUILIBRIUM[path], env_name=env_name, deterministic=mode == "greedy", seed=seed)
+    if path.startswith("shipped@"):
+        if env_name is None:
+            raise ValueError(f"agent spec {spec!r} needs the env (agents.make({spec!r}, env_name=...))")
+        version = path.partition("@")[2]
+        path = str(retired_path(env_name, version))
+        if not Path(path).is_file():
+            kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
+            raise ValueError(f"{env_name} has no network retired as {version!r} (kept: {kept})")
     if path == "shipped":
         if env_name is None:
             raise ValueError("agent spec 'shipped' needs the env (agents.make('shipped', env_name=...))")

@@ -25,3 +25,18 @@ def shipped_path(env_name: str) -> Path:
 
 def has_shipped(env_name: str) -> bool:
     return shipped_path(env_name).is_file()
+
+
+def retired_path(env_name: str, version: str) -> Path:
+    """Where the network shipped until ``version`` lies once a newer one replaced it
+    (``python -m bidbluff.training.ship NEW --retire VERSION``): ``checkpoints/<game>/shipped@VERSION.zip``,
+    played by the spec ``shipped@VERSION``."""
+    if not version or not all(c.isalnum() or c in "._-" for c in version):
+        raise ValueError(f"shipped@{version}: a version is letters, digits, '.', '_' and '-' (e.g. 2026-12)")
+    return shipped_path(env_name).with_name(f"shipped@{version}.zip")
+
+
+def retired_versions(env_name: str) -> list[str]:
+    """The versions of ``env_name``'s retired networks, oldest name first."""
+    folder = shipped_path(env_name).parent
+    return sorted(p.stem.partition("@")[2] for p in folder.glob("shipped@*.zip"))

@@ -15,7 +15,8 @@ heuristic head to head at 2 players.  Their rows go into the sidecar
 
     python -m bidbluff.training.ship checkpoints/libertalia/selfplay.zip --remeasure
 
-plays them again for a checkpoint already shipped, in place.
+plays them again for a checkpoint already shipped, in place.  ``--retire 2026-12`` first keeps the network
+shipped now as ``checkpoints/<game>/shipped@2026-12.zip``, the agent spec ``shipped@2026-12``.
 
     python -m bidbluff.training.ship runs/eq/lp-seed0/final.zip --equilibrium ppo-2p1d
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,19 @@ def export(source: str | Path, env_name: str | None = None, dest: str | Path | N
     dest.parent.mkdir(parents=True, exist_ok=True)
     meta = {**meta, "exported_from": str(source), "optimizer_state": "dropped (weights only)"}
     return save_checkpoint(dest, net, meta)
+
+
+def retire(env_name: str, version: str) -> Path:
+    """Keep the network ``env_name`` ships now as ``shipped@version`` (zip and sidecar as they are) before a new
+    one replaces it, so that comparisons with it can still be played."""
+    current, kept = agent_lib.shipped_path(env_name), agent_lib.retired_path(env_name, version)
+    if not current.is_file():
+        raise ValueError(f"{env_name} ships no network to retire ({current} does not exist)")
+    if kept.exists():
+        raise ValueError(f"{kept} exists already: shipped@{version} names another network")
+    for suffix in (".json", ".zip"):
+        shutil.copy2(current.with_suffix(suffix), kept.with_suffix(suffix))
+    return kept
 
 
 def ship_equilibrium(source: str | Path, name: str) -> dict[str, Any]:
@@ -169,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed (default 1)")
     parser.add_argument("--dest", help="where to write it (default checkpoints/<game>/selfplay.zip)")
     parser.add_argument(
+        "--retire",
+        metavar="VERSION",
+        help="first keep the network shipped now as the spec shipped@VERSION (e.g. 2026-12)",
+    )
+    parser.add_argument(
         "--keep-baseline",
         action="store_true",
         help="take the heuristic vs 3 random row from the checkpoint this one replaces when it "
@@ -181,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     env_name = read_sidecar(args.checkpoint)["env"]
     if args.remeasure and args.dest:
         parser.error("--remeasure measures the checkpoint where it is: no --dest")
+    if args.retire:
+        if args.remeasure or args.dest:
+            parser.error("--retire keeps the network the env ships now: not with --remeasure or --dest")
+        print(f"kept the network shipped now as shipped@{args.retire}: {retire(env_name, args.retire)}")
     before = Path(args.checkpoint) if args.remeasure else Path(args.dest or agent_lib.shipped_path(env_name))
     known = read_sidecar(before, env_name).get("tournaments", []) if args.keep_baseline and before.exists() else []
     path = before if args.remeasure else export(args.checkpoint, dest=args.dest)

@@ -76,3 +76,37 @@ def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
     remeasured = read_sidecar(dest, "liars_dice_v0")
     timeless = [[{k: v for k, v in r.items() if k != "seconds"} for r in t["tournaments"]] for t in (remeasured, first)]
     assert timeless[0] == timeless[1] and "exported_from" in remeasured
+
+
+def test_a_replaced_network_stays_playable_as_shipped_at_its_version(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    from bidbluff.training.ship import main as ship
+
+    original = agents.shipped_path("liars_dice_v0")
+    monkeypatch.setattr("bidbluff.agents.shipped.CHECKPOINTS", tmp_path)
+    (tmp_path / "liars_dice").mkdir()
+    for suffix in (".zip", ".json"):
+        shutil.copy2(original.with_suffix(suffix), agents.shipped_path("liars_dice_v0").with_suffix(suffix))
+    before = agents.shipped_path("liars_dice_v0").with_suffix(".json").read_text()
+    with pytest.raises(ValueError, match=r"no network retired as '2026-12' \(kept: none\)"):
+        agents.make("shipped@2026-12", env_name="liars_dice_v0")
+
+    assert ship([str(original), "--retire", "2026-12", "--games", "4"]) == 0
+    kept = tmp_path / "liars_dice" / "shipped@2026-12"
+    assert kept.with_suffix(".json").read_text() == before, "the old sidecar, as it was"
+    assert agents.shipped_path("liars_dice_v0").with_suffix(".json").read_text() != before, "the new one measured"
+    old = agents.make("shipped@2026-12", env_name="liars_dice_v0")
+    new = agents.make("shipped", env_name="liars_dice_v0")
+    assert old.meta["tournaments"] == json.loads(before)["tournaments"] != new.meta["tournaments"]
+    assert agents.retired_versions("liars_dice_v0") == ["2026-12"]
+
+    with pytest.raises(ValueError, match="names another network"):
+        ship([str(original), "--retire", "2026-12", "--games", "4"])
+    with pytest.raises(ValueError, match=r"kept: shipped@2026-12"):
+        agents.make("shipped@2025-01", env_name="liars_dice_v0")
+    with pytest.raises(ValueError, match="a version is letters"):
+        agents.make("shipped@../x", env_name="liars_dice_v0")
+    with pytest.raises(SystemExit):
+        ship([str(original), "--retire", "2027-01", "--remeasure"])
