@@ -78,7 +78,7 @@ def commands(code: str) -> list[str]:
     out = []
     for line in joined.splitlines():
         line = re.sub(r"\s#\s.*$|^#.*$", "", line).strip()
-        line = re.sub(r"\s*\[[^\]]*\]", "", line)
+        line = re.sub(r"\s+\[[^\]]*\]", "", line)  # " [--opt]", not a JSON list such as '{"dice":[1]}'
         if line:
             out.append(line)
     return out
