@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from bidbluff import agents, envs
+from bidbluff import agents
 from bidbluff.arena import seating
+from bidbluff.arena.match import play_game
 from bidbluff.envs.lying_pirates.action_codec import action_to_str, id_to_action
 
 
@@ -24,23 +25,16 @@ def decisions(spec: str, players: int, games: int = 48, seed: int = 21) -> tuple
     plan = seating.design(players)
     table = [agents.make(spec, env_name="lying_pirates_v0", seed=1)]
     table += [agents.make("heuristic", env_name="lying_pirates_v0", seed=2 + i) for i in range(players - 1)]
-    env = envs.make("lying_pirates_v0", num_players=players)
     captains = players + (players == 2)  # the Phantom is the last captain of a two-player game
     hero_kinds, others = Counter(), Counter()
     for game in range(games):
         slots = plan.deal(game // plan.games_per_deal)[game % plan.games_per_deal]
-        seated = [table[slot] for slot in slots]
-        hero = slots.index(0)
-        env.reset(seed=seed + game // plan.games_per_deal)
-        agents.bind_all(seated, env)
-        for name in env.agent_iter():
-            obs, _, done, cut, _ = env.last()
-            seat = agents.seat_of(name)
-            action = None if done or cut else seated[seat].act(obs, name)
-            if action is not None:
-                kind = action_to_str(id_to_action(int(action), seat, captains)).split()[0]
-                (hero_kinds if seat == hero else others)[kind] += 1
-            env.step(action)
+        record = play_game(
+            "lying_pirates_v0", [table[slot] for slot in slots], seed + game // plan.games_per_deal, players
+        )
+        for seat, action in record.actions:
+            kind = action_to_str(id_to_action(action, seat, captains)).split()[0]
+            (hero_kinds if slots[seat] == 0 else others)[kind] += 1
     return hero_kinds, others, games
 
 
