@@ -20,6 +20,13 @@ How (Ross, Gordon & Bagnell 2011, "DAgger"; Rusu et al. 2016, "Policy distillati
   ``winner`` reward for that seat (mean squared error), so that a later PPO fine-tune or a search starts from a
   value that fits the new policy.
 
+``--exact SPEC`` (liars_dice_v0) adds every information state of 2 players x 1 die, the tree the exact
+exploitability walks (6,144 under the default rules), labelled with that teacher's distribution, to every fit.
+Played games reach only what the players at the table steer to; a best response steers anywhere, so a policy
+that must be hard to exploit there is taught where a best response would take it.  Those rows have no reward (the
+value head is not fitted to them), and each round's row gives the student's agreement there and its exact
+exploitability played as it samples.
+
 Games are seeded and the learner's seat is drawn per game, each round from its own seeds.  Every round leaves
 ``round_K.zip`` (the student and its optimizer) and ``data_K.npz`` (its decisions) in the run directory, so a run
 stopped by Ctrl-C or SIGTERM (exit 130) or a crash and started again with the same command carries on after its
@@ -77,6 +84,7 @@ class DistillConfig:
     seed: int = 0
     workers: int = 1  # processes that play a round's games (a search teacher is the slow part)
     label_seats: str = "learner"  # "all": every seat's decisions are labelled too (see play_games)
+    exact: str = ""  # liars_dice_v0: a teacher taught on every information state of 2 players x 1 die
 
 
 @dataclass
@@ -265,6 +273,51 @@ def load_data(path: Path) -> Decisions:
         )
 
 
+def exact_probe() -> Any:
+    """The exact exploitability's tree of 2 players x 1 die under the env's default rules, its information states'
+    observations stacked (what ``--exact`` teaches on and measures)."""
+    from bidbluff.training.exploitability import ExploitabilityProbe  # OpenSpiel is needed here only
+
+    return ExploitabilityProbe("liars_dice_v0", [2], {"dice": 1})
+
+
+def exact_decisions(cfg: DistillConfig, probe: Any) -> Decisions:
+    """Every information state of ``probe``'s tree labelled with ``cfg.exact``'s distribution (module doc); no
+    reward (NaN: the value head skips them)."""
+    from bidbluff.training.exploitability import tabulate
+
+    policy = tabulate(agent_lib.make(cfg.exact, env_name=cfg.env, seed=cfg.seed), probe.tree).policy
+    n_actions = envs.game(cfg.env).codec.n
+    data = Decisions()
+    for key, obs, legal in zip(probe.keys, probe.obs, probe.legal, strict=True):
+        mask = np.zeros(n_actions, dtype=bool)
+        mask[legal] = True
+        target = np.zeros(n_actions, dtype=np.float32)
+        target[legal] = policy[key]
+        data.obs.append(obs.astype(np.float16))
+        data.masks.append(mask)
+        data.targets.append(target)
+        data.returns.append(float("nan"))
+        data.players.append(2)
+        data.own.append(False)
+    return data
+
+
+def exact_report(net: torch.nn.Module, probe: Any, data: dict[str, torch.Tensor]) -> dict[str, float]:
+    """The student on the exact teacher's information states: how often its greedy action is the teacher's most
+    likely one, and its exact exploitability played as it samples."""
+    measured = probe.measure(net)
+    return {
+        "agreement": round(float(agrees(net, data).float().mean()), 4),
+        "exploitability": round(measured["exploitability"], 5),
+        "entropy": round(measured["entropy"], 4),
+    }
+
+
+def joined(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    return {key: torch.cat([a[key], b[key]]) for key in a}
+
+
 def stack(rounds: list[Decisions], sharpen: float = 1.0) -> dict[str, torch.Tensor]:
     """The decisions as tensors; the teachers' distributions raised to the power ``1 / sharpen`` (renormalised):
     below 1 the targets lean toward the teacher's most likely action, which a greedy student plays."""
@@ -339,7 +392,9 @@ def fit(
             targets = data["targets"][batch]
             # soft cross-entropy over the legal actions; illegal ones have target 0 (and log-prob ~ -1e8)
             policy_loss = -(targets * out.log_probs.clamp(min=-1e4)).sum(1).mean()
-            value_loss = ((out.value - data["returns"][batch]) ** 2).mean()
+            returns = data["returns"][batch]
+            valued = torch.isfinite(returns)  # --exact's rows have no reward
+            value_loss = ((out.value[valued] - returns[valued]) ** 2).mean() if valued.any() else out.value.sum() * 0
             loss = policy_loss + cfg.value_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
@@ -374,6 +429,8 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
     student = PolicyAgent(net, meta, deterministic=True, name="student")
     teacher_self = PolicyAgent(frozen, meta, deterministic=True, name=SELF)
     gathered = [load_data(out / f"data_{k}.npz") for k in range(done)]
+    probe = exact_probe() if cfg.exact else None
+    exact = stack([exact_decisions(cfg, probe)]) if probe else None
     log_path = out / "rounds.jsonl"
     log = [json.loads(line) for line in log_path.read_text().splitlines()[:done]] if log_path.is_file() else []
     log_path.write_text("".join(json.dumps(row) + "\n" for row in log))  # a half-written round's row goes
@@ -388,7 +445,7 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         gathered.append(fresh)
         generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
         data = stack(gathered, cfg.sharpen)
-        losses = fit(cfg, net, optimizer, data, generator, stop)
+        losses = fit(cfg, net, optimizer, joined(data, exact) if exact else data, generator, stop)
         if stop:
             break  # the round is dropped whole: a resumed run plays it again from the same seeds
         save_data(out / f"data_{round_}.npz", fresh)
@@ -401,6 +458,7 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
             "agreement_before_fit": before,
             "agreement_before_fit_by_kind": by_kind,
             "agreement_after_fit": agreement(net, data),
+            **({"exact": exact_report(net, probe, exact)} if exact else {}),
             **losses,
             "seconds": round(time.monotonic() - start, 1),
         }
@@ -449,6 +507,7 @@ def main(argv: list[str] | None = None) -> None:
         "seed",
         "workers",
         "label_seats",
+        "exact",
     ):
         value = getattr(defaults, name)
         parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
@@ -462,6 +521,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--rounds, --games, --epochs and --workers must be at least 1")
     if args.label_seats not in ("learner", "all"):
         parser.error(f"--label-seats is learner or all, not {args.label_seats!r}")
+    if args.exact and args.env != "liars_dice_v0":
+        parser.error(f"--exact teaches liars_dice_v0's 2 players x 1 die, not {args.env}")
     if not 0 < args.sharpen <= 1:
         parser.error(f"--sharpen is in (0, 1], not {args.sharpen}")
     game = envs.game(args.env)

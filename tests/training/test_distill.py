@@ -248,3 +248,33 @@ def test_a_round_row_gives_the_agreement_per_kind_of_decision(tmp_path, fresh):
     assert set(kinds) <= {"bid", "liar", "exact"} and "bid" in kinds
     assert sum(count for _, count in kinds.values()) == row["decisions"]
     assert all(0 <= share <= 1 for share, _ in kinds.values())
+
+
+def test_the_exact_teacher_is_taught_on_every_information_state_of_two_players_one_die(tmp_path, fresh):
+    """``--exact cfr``: an untrained network, sure of its choices, is very exploitable at 2 x 1; fitted to CFR's
+    policy on all 6,144 information states for a few epochs it is far less so (4 games reach few of them)."""
+    from bidbluff.training.distill import exact_decisions, exact_probe
+
+    probe = exact_probe()
+    before = probe.measure(load_network(fresh, "liars_dice_v0")[0])["exploitability"]
+    cfg = config(
+        tmp_path, fresh, teachers={}, players=[2], games=4, rounds=1, epochs=6, batch_size=128, learning_rate=3e-3
+    )
+    final = distill(replace(cfg, exact="cfr"))
+    row = json.loads((tmp_path / "rounds.jsonl").read_text())
+    assert before > 0.6 and row["exact"]["exploitability"] < before - 0.2 and row["exact"]["agreement"] > 0.6
+    assert row["exact"]["exploitability"] == pytest.approx(
+        probe.measure(load_network(final, "liars_dice_v0")[0])["exploitability"], abs=1e-4
+    )
+    assert row["data"] == row["decisions"]  # the exact rows are taught, not gathered or saved
+    assert len(np.load(tmp_path / "data_0.npz")["returns"]) == row["decisions"]
+    taught = exact_decisions(replace(cfg, exact="cfr"), probe)
+    assert len(taught.obs) == 6144 and np.isnan(taught.returns).all()
+    for target, mask in zip(taught.targets, taught.masks, strict=True):
+        assert target.sum() == pytest.approx(1.0, abs=1e-5) and not target[~mask].any()
+
+
+def test_exact_is_for_liars_dice(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["spytails_v0", "--init", "x.zip", "--out", str(tmp_path), "--exact", "cfr"])
+    assert "--exact teaches liars_dice_v0" in capsys.readouterr().err
