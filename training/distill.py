@@ -281,12 +281,15 @@ def exact_probe() -> Any:
     return ExploitabilityProbe("liars_dice_v0", [2], {"dice": 1})
 
 
-def exact_decisions(cfg: DistillConfig, probe: Any) -> Decisions:
+def exact_decisions(cfg: DistillConfig, probe: Any) -> tuple[Decisions, np.ndarray]:
     """Every information state of ``probe``'s tree labelled with ``cfg.exact``'s distribution (module doc); no
-    reward (NaN: the value head skips them)."""
-    from bidbluff.training.exploitability import tabulate
+    reward (NaN: the value head skips them).  And each row's weight in the fit: half of it even, half by the
+    state's reach through its own player's moves under the teacher (a best response takes most where a
+    player's own play leads it often: the opening bids weigh more than a deep, rarely played line)."""
+    from bidbluff.training.exploitability import own_reach, tabulate
 
     policy = tabulate(agent_lib.make(cfg.exact, env_name=cfg.env, seed=cfg.seed), probe.tree).policy
+    reach = own_reach(probe.tree, policy)
     n_actions = envs.game(cfg.env).codec.n
     data = Decisions()
     for key, obs, legal in zip(probe.keys, probe.obs, probe.legal, strict=True):
@@ -300,7 +303,8 @@ def exact_decisions(cfg: DistillConfig, probe: Any) -> Decisions:
         data.returns.append(float("nan"))
         data.players.append(2)
         data.own.append(False)
-    return data
+    weights = np.array([reach[key] for key in probe.keys], dtype=np.float32)
+    return data, 0.5 + 0.5 * weights * len(weights) / weights.sum()
 
 
 def exact_report(net: torch.nn.Module, probe: Any, data: dict[str, torch.Tensor]) -> dict[str, float]:
@@ -332,6 +336,7 @@ def stack(rounds: list[Decisions], sharpen: float = 1.0) -> dict[str, torch.Tens
         "returns": torch.tensor([r for d in rounds for r in d.returns], dtype=torch.float32),
         "players": torch.tensor([p for d in rounds for p in d.players]),
         "own": torch.tensor([o for d in rounds for o in d.own], dtype=torch.bool),
+        "weights": torch.ones(len(targets)),
     }
 
 
@@ -391,7 +396,7 @@ def fit(
             )
             targets = data["targets"][batch]
             # soft cross-entropy over the legal actions; illegal ones have target 0 (and log-prob ~ -1e8)
-            policy_loss = -(targets * out.log_probs.clamp(min=-1e4)).sum(1).mean()
+            policy_loss = -(data["weights"][batch] * (targets * out.log_probs.clamp(min=-1e4)).sum(1)).mean()
             returns = data["returns"][batch]
             valued = torch.isfinite(returns)  # --exact's rows have no reward
             value_loss = ((out.value[valued] - returns[valued]) ** 2).mean() if valued.any() else out.value.sum() * 0
@@ -430,7 +435,10 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
     teacher_self = PolicyAgent(frozen, meta, deterministic=True, name=SELF)
     gathered = [load_data(out / f"data_{k}.npz") for k in range(done)]
     probe = exact_probe() if cfg.exact else None
-    exact = stack([exact_decisions(cfg, probe)]) if probe else None
+    exact = None
+    if probe:
+        rows, weights = exact_decisions(cfg, probe)
+        exact = {**stack([rows]), "weights": torch.from_numpy(weights)}
     log_path = out / "rounds.jsonl"
     log = [json.loads(line) for line in log_path.read_text().splitlines()[:done]] if log_path.is_file() else []
     log_path.write_text("".join(json.dumps(row) + "\n" for row in log))  # a half-written round's row goes

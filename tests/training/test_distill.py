@@ -268,8 +268,12 @@ def test_the_exact_teacher_is_taught_on_every_information_state_of_two_players_o
     )
     assert row["data"] == row["decisions"]  # the exact rows are taught, not gathered or saved
     assert len(np.load(tmp_path / "data_0.npz")["returns"]) == row["decisions"]
-    taught = exact_decisions(replace(cfg, exact="cfr"), probe)
-    assert len(taught.obs) == 6144 and np.isnan(taught.returns).all()
+    taught, weight = exact_decisions(replace(cfg, exact="cfr"), probe)
+    assert len(taught.obs) == len(weight) == 6144 and np.isnan(taught.returns).all()
+    # half even, half by the state's own reach: the opening bid (reached always) weighs most
+    assert weight.mean() == pytest.approx(1.0) and weight.min() >= 0.5
+    opening = [k for k, key in enumerate(probe.keys) if key.endswith("bets -")]
+    assert len(opening) == 6 and weight[opening].min() == weight.max() > 10
     for target, mask in zip(taught.targets, taught.masks, strict=True):
         assert target.sum() == pytest.approx(1.0, abs=1e-5) and not target[~mask].any()
 
