@@ -431,6 +431,8 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, eps=1e-5)
     if optimizer_state is not None:
         optimizer.load_state_dict(optimizer_state)
+        for group in optimizer.param_groups:  # the state carries the old lr; a resumed run takes this one
+            group["lr"] = cfg.learning_rate
     student = PolicyAgent(net, meta, deterministic=True, name="student")
     teacher_self = PolicyAgent(frozen, meta, deterministic=True, name=SELF)
     gathered = [load_data(out / f"data_{k}.npz") for k in range(done)]

@@ -125,6 +125,22 @@ def test_a_stopped_run_carries_on_to_the_network_an_unbroken_run_ends_with(tmp_p
     assert [json.loads(r)["round"] for r in rows] == [0, 1]
 
 
+def test_a_run_carried_on_with_another_learning_rate_fits_at_that_rate(tmp_path, fresh, monkeypatch):
+    import bidbluff.training.distill as module
+
+    distill(config(tmp_path, fresh, rounds=1, learning_rate=3e-4))
+    rates = []
+    fitted = module.fit
+
+    def fit(cfg, net, optimizer, *args, **kwargs):
+        rates.append(optimizer.param_groups[0]["lr"])
+        return fitted(cfg, net, optimizer, *args, **kwargs)
+
+    monkeypatch.setattr(module, "fit", fit)
+    distill(config(tmp_path, fresh, rounds=2, learning_rate=1e-5))
+    assert rates == [1e-5]  # round 1 only, at the new rate (the saved optimizer state says 3e-4)
+
+
 def test_teacher_sizes_and_bad_arguments(tmp_path, fresh, capsys):
     assert parse_teachers(["2=bayes", "3-4=heuristic"]) == {2: "bayes", 3: "heuristic", 4: "heuristic"}
     with pytest.raises(ValueError, match="SIZE=SPEC"):
