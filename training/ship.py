@@ -97,6 +97,20 @@ def ship_equilibrium(source: str | Path, name: str) -> dict[str, Any]:
     return block
 
 
+def small_table(path: Path) -> dict[str, Any]:
+    """A Liar's dice network's exact exploitability at 2 players x 1 die under both rules, sampled and greedy
+    (the issue's bar is the sampled one under Lying Pirates' rules; the ``shipped`` spec plays greedy)."""
+    from bidbluff.training.exploitability import measure as exact
+
+    block: dict[str, Any] = {}
+    for preset in ("lying_pirates", "classic"):
+        for mode in ("sample", "greedy"):
+            result, _ = exact(f"{path}:{mode}", dice=1, preset=preset)
+            block[f"{preset} {mode}"] = round(result.exploitability, 5)
+    block["command"] = "bidbluff exploitability liars_dice_v0 --agent shipped:sample --preset lying_pirates"
+    return block
+
+
 def lineups(env_name: str) -> tuple[tuple[str, str, int], ...]:
     return LINEUPS + EXTRA_LINEUPS.get(env_name, ())
 
@@ -211,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     meta = read_sidecar(path)
     rows = measure(meta["env"], args.games, args.seed, path, known)
     meta["tournaments"] = rows
+    if meta["env"] == "liars_dice_v0":
+        meta["exploitability_2p1d"] = small_table(path)
+        print(json.dumps({"exploitability_2p1d": meta["exploitability_2p1d"]}), flush=True)
     write_sidecar(path, meta)  # (the zip's size and hash are recomputed)
     print(table(meta["env"], rows))
     return 0

@@ -63,6 +63,10 @@ def test_shipping_exports_weights_only_and_measures_the_three_lineups(tmp_path):
     assert [r["games"] for r in rows] == [24, 24, 24, 4]  # whole deals: every seating of 4 seats, then of 2
     assert rows[0]["seating"] == "all 24 permutations per deal"
     assert rows[3]["command"].startswith("bidbluff tournament liars_dice_v0 --agents shipped,heuristic --players 2 ")
+    exact = first["exploitability_2p1d"]  # at 2 x 1, under both rules, as it samples and as the spec plays it
+    assert set(exact) == {"lying_pirates sample", "lying_pirates greedy", "classic sample", "classic greedy", "command"}
+    assert all(0 <= v <= 1 for k, v in exact.items() if k != "command")
+    assert exact["lying_pirates sample"] < 0.1 < exact["lying_pirates greedy"]  # the network shipped now
 
     # re-shipping over it: the row without the checkpoint is taken over, the checkpoint's rows are played again
     assert ship([str(source), "--games", "4", "--dest", str(dest), "--keep-baseline"]) == 0
