@@ -18,7 +18,7 @@ run: $(STAMP)  ## the main job: equilibrium-seeking self-play from scratch at 2 
 	rm -rf $(MAIN)
 	$(BIN)/bidbluff selfplay liars_dice_v0 --recipe equilibrium --total-steps 1000000 --checkpoint-every 100000 --seed 0 --no-progress \
 		--out $(MAIN)
-	$(BIN)/bidbluff tournament liars_dice_v0 --agents shipped,heuristic,random --players 4 --games 1000 --seed 0
+	$(BIN)/bidbluff tournament liars_dice_v0 --agents shipped,heuristic,heuristic,random --players 4 --games 10000 --seed 0
 
 test: $(STAMP)  ## lint, the formatter check and the default test suite (slow tests excluded)
 	$(BIN)/ruff check .
