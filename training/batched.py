@@ -203,6 +203,17 @@ class BatchedConfig:
         default=0, metadata={"help": "decisions over which the imitation weight falls linearly to 0"}
     )
     imitate_coef: float = field(default=1.0, metadata={"help": "initial weight of the imitation (cross-entropy) loss"})
+    exact: str = field(
+        default="",
+        metadata={
+            "help": "liars_dice_v0: an agent spec (e.g. ppo-2p1d) whose distribution on every information state of "
+            "2 players x 1 die under the default rules (the tree the exact exploitability walks) every minibatch "
+            "is also fitted to, weighted by its own reach as distill --exact weighs them; each checkpoint measures "
+            "the network's exact exploitability there.  Games at many table sizes rarely reach that small tree's "
+            "positions, and a best response goes anywhere in it ('': none)"
+        },
+    )
+    exact_coef: float = field(default=1.0, metadata={"help": "weight of that cross-entropy in the loss"})
     pool_fraction: float = field(default=0.25, metadata={"help": "share of seats given to pool opponents"})
     learner_seats: str = field(
         default="any",
@@ -398,6 +409,13 @@ class BatchedTrainer:
             raise ValueError(f"magnet_source is network or average, not {config.magnet_source!r}")
         if config.magnet_source == "average" and (config.average_from is None or config.magnet_coef <= 0):
             raise ValueError("magnet_source=average needs a magnet (magnet_coef > 0) and a mean (average_from)")
+        if config.exact and (
+            config.env != "liars_dice_v0" or {"preset", "observation", "specials"} & set(config.env_options)
+        ):
+            raise ValueError(
+                f"exact teaches liars_dice_v0's 2 players x 1 die in the default rules and observation, not "
+                f"{config.env} with {config.env_options}"
+            )
         for key, values in config.draw_options.items():
             if not isinstance(values, list) or not values:
                 raise ValueError(f"draw_options {key}: a non-empty list of values to draw from, not {values!r}")
@@ -464,10 +482,24 @@ class BatchedTrainer:
                 self.magnet.load_state_dict(self.net.state_dict())
         self.core.open()
         self.exploits = self.average_log = None
-        if config.exploitability:
+        self.exact = None  # the exact teacher's rows as tensors, over the action ids legal in some row
+        if config.exploitability or config.exact:
             from bidbluff.training.exploitability import ExploitabilityProbe
 
-            self.probe = ExploitabilityProbe(config.env, self.sizes, config.env_options)
+            if config.exact:  # measured where it is taught, whatever tables the games are at
+                self.probe = ExploitabilityProbe(config.env, [2], {"dice": 1})
+                teacher = agent_lib.make(config.exact, env_name=config.env, seed=config.seed + 11)
+                taught = self.probe.taught(teacher, game.codec.n)
+                columns = np.flatnonzero(taught.masks.any(0))
+                self.exact = {
+                    "obs": torch.from_numpy(taught.obs),
+                    "masks": torch.from_numpy(taught.masks[:, columns]),
+                    "targets": torch.from_numpy(taught.targets[:, columns]),
+                    "weights": torch.from_numpy(taught.weights),
+                    "columns": torch.from_numpy(columns),
+                }
+            else:
+                self.probe = ExploitabilityProbe(config.env, self.sizes, config.env_options)
             self.exploits = CsvLog(
                 self.out / "exploitability.csv", EXPLOITABILITY_COLUMNS, up_to_step=self.steps if resume else None
             )
@@ -681,6 +713,10 @@ class BatchedTrainer:
                     pull = reverse_kl(new.log_probs, magnet_log_probs[idx], mask[idx])
                     loss = loss + c.magnet_coef * pull
                     stats["kl_magnet"] = float(pull.detach())
+                if self.exact is not None and c.exact_coef > 0:
+                    exact_kl = self.exact_divergence(len(idx))
+                    loss = loss + c.exact_coef * exact_kl
+                    stats["exact_kl"] = float(exact_kl.detach())
                 if imitation > 0:
                     cross_entropy = -new.log_probs.gather(1, teacher[idx, None]).mean()
                     loss = loss + imitation * cross_entropy
@@ -717,6 +753,19 @@ class BatchedTrainer:
         out["learning_rate"] = learning_rate
         out["epochs"] = epochs
         return out
+
+    def exact_divergence(self, size: int) -> torch.Tensor:
+        """The exact teacher's KL divergence from the network on ``size`` of its information states drawn
+        uniformly, each weighted by its reach weight (``ExploitabilityProbe.taught``)."""
+        e = self.exact
+        rows = torch.randint(len(e["weights"]), (size,), generator=self.torch_rng)
+        out = self.net.get_action_and_value(
+            e["obs"][rows], e["masks"][rows], torch.zeros(size, dtype=torch.long), columns=e["columns"]
+        )
+        targets = e["targets"][rows]
+        log_targets = torch.log(torch.where(targets > 0, targets, torch.ones_like(targets)))
+        per_row = (targets * (log_targets - out.log_probs.clamp(min=-1e4))).sum(1)
+        return (e["weights"][rows] * per_row).mean()
 
     def average_step(self) -> None:
         """Fold the network's weights after this update into the running mean, once the rollout just trained on
@@ -811,7 +860,7 @@ class BatchedTrainer:
         row = {**self.core.row(), "cpu_s": self.cpu_seconds(), **result}
         if average is None:
             self.exploits.write(row)
-            what = "exact exploitability"
+            what = "exact exploitability" + (" at 2 x 1" if self.exact is not None else "")
         else:
             self.average_log.write({**row, "updates_averaged": self.averaged})
             what = f"  mean weights of {self.averaged:,} updates:"
@@ -887,7 +936,7 @@ PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "truncated", "ep_length_mean", "learner_win_rate",
     "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
     "env_share", "inference_share", "teacher_share", "update_share", "imitation_weight", "imitation_loss",
-    "teacher_agreement", "epochs", "cpu_s", "ent_coef", "kl_rollout", "kl_magnet",
+    "teacher_agreement", "epochs", "cpu_s", "ent_coef", "kl_rollout", "kl_magnet", "exact_kl",
 ]  # fmt: skip
 EXPLOITABILITY_COLUMNS = ["step", "seconds", "cpu_s", "exploitability", "nash_conv", "first_seat_value", "entropy"]
 

@@ -282,29 +282,18 @@ def exact_probe() -> Any:
 
 
 def exact_decisions(cfg: DistillConfig, probe: Any) -> tuple[Decisions, np.ndarray]:
-    """Every information state of ``probe``'s tree labelled with ``cfg.exact``'s distribution (module doc); no
-    reward (NaN: the value head skips them).  And each row's weight in the fit: half of it even, half by the
-    state's reach through its own player's moves under the teacher (a best response takes most where a
-    player's own play leads it often: the opening bids weigh more than a deep, rarely played line)."""
-    from bidbluff.training.exploitability import own_reach, tabulate
-
-    policy = tabulate(agent_lib.make(cfg.exact, env_name=cfg.env, seed=cfg.seed), probe.tree).policy
-    reach = own_reach(probe.tree, policy)
-    n_actions = envs.game(cfg.env).codec.n
+    """Every information state of ``probe``'s tree labelled with ``cfg.exact``'s distribution and weighted as
+    ``ExploitabilityProbe.taught`` weighs them (module doc); no reward (NaN: the value head skips them)."""
+    taught = probe.taught(agent_lib.make(cfg.exact, env_name=cfg.env, seed=cfg.seed), envs.game(cfg.env).codec.n)
     data = Decisions()
-    for key, obs, legal in zip(probe.keys, probe.obs, probe.legal, strict=True):
-        mask = np.zeros(n_actions, dtype=bool)
-        mask[legal] = True
-        target = np.zeros(n_actions, dtype=np.float32)
-        target[legal] = policy[key]
+    for obs, mask, target in zip(taught.obs, taught.masks, taught.targets, strict=True):
         data.obs.append(obs.astype(np.float16))
         data.masks.append(mask)
         data.targets.append(target)
         data.returns.append(float("nan"))
         data.players.append(2)
         data.own.append(False)
-    weights = np.array([reach[key] for key in probe.keys], dtype=np.float32)
-    return data, 0.5 + 0.5 * weights * len(weights) / weights.sum()
+    return data, taught.weights
 
 
 def exact_report(net: torch.nn.Module, probe: Any, data: dict[str, torch.Tensor]) -> dict[str, float]:

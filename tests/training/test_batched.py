@@ -278,6 +278,52 @@ def test_a_teacher_that_needs_the_engine_is_refused(tmp_path):
         BatchedTrainer(BatchedConfig("liars_dice_v0", imitate="ismcts:5", out=str(tmp_path)), progress_bar=False)
 
 
+def test_exact_fits_the_two_player_one_die_tree_while_the_games_are_at_other_tables(tmp_path):
+    """``exact="cfr"``: the games are at 3 players x 5 dice, which never reach a state of 2 players x 1 die; the
+    network is fitted to CFR's policy there as well, and its exact exploitability at 2 x 1 falls from an untrained
+    network's; the checkpoint measures it (``exploitability.csv``).  Without the term it does not move as far."""
+    from bidbluff.training.exploitability import ExploitabilityProbe
+
+    probe = ExploitabilityProbe("liars_dice_v0", [2], {"dice": 1})
+
+    def trained(coef: float) -> tuple[BatchedTrainer, list[dict], float]:
+        config = BatchedConfig(
+            "liars_dice_v0", players=[3], num_games=8, rollout_steps=256, minibatch_size=256, exact="cfr",
+            exact_coef=coef, ent_coef=0.0, trunk=32, net_arch=[32], learning_rate=3e-3, pool_fraction=0.0,
+            opponents=[], eval_games=0, out=str(tmp_path / f"r{coef}"),
+        )  # fmt: skip
+        trainer = BatchedTrainer(config, progress_bar=False)
+        before = probe.measure(trainer.net)["exploitability"]
+        for table in trainer.tables:
+            trainer._start(table)
+        rows = []
+        for _ in range(12):
+            trainer.collect()
+            rows.append(trainer.update())
+            trainer.steps += trainer.rollout.count
+        return trainer, rows, before
+
+    taught, rows, before = trained(3.0)
+    after = probe.measure(taught.net)["exploitability"]
+    assert rows[-1]["exact_kl"] < rows[0]["exact_kl"] - 0.3
+    assert before > 0.5 and after < before - 0.2
+    untaught, plain, _ = trained(0.0)
+    assert "exact_kl" not in plain[-1]
+    assert probe.measure(untaught.net)["exploitability"] > after + 0.1
+    taught.save()
+    logged = list(csv.DictReader((tmp_path / "r3.0" / "exploitability.csv").open()))
+    assert float(logged[-1]["exploitability"]) == pytest.approx(after, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("env_name", "options"),
+    [("spytails_v0", {}), ("liars_dice_v0", {"preset": "classic"}), ("liars_dice_v0", {"observation": "compact"})],
+)
+def test_exact_is_refused_where_its_rows_mean_another_game(env_name, options, tmp_path):
+    with pytest.raises(ValueError, match="exact teaches liars_dice_v0"):
+        BatchedTrainer(BatchedConfig(env_name, exact="cfr", env_options=options, out=str(tmp_path)), progress_bar=False)
+
+
 def test_init_starts_a_new_run_from_a_checkpoints_network(tmp_path):
     env_name = "libertalia_v0"
     donor = tmp_path / "donor"
