@@ -146,12 +146,13 @@ class Generation:
     heuristic_win_share: float | None = None
     heuristic_ci_low: float | None = None
     heuristic_ci_high: float | None = None
+    exact_exploitability: float | None = None  # liars_dice_v0 with the main's exact teacher: the snapshot at 2 x 1
 
 
 CSV_COLUMNS = [
     "generation", "main_steps", "main_cpu_s", "pool", "exploiter_steps", "exploiter_cpu_s", "games", "win_share",
     "ci_low", "ci_high", "equal_share", "gain", "heuristic_games", "heuristic_win_share", "heuristic_ci_low",
-    "heuristic_ci_high",
+    "heuristic_ci_high", "exact_exploitability",
 ]  # fmt: skip
 
 
@@ -258,7 +259,7 @@ class LeagueRun:
         return self.out / "main.zip"
 
     def train_main(self, generation: Generation) -> None:
-        from bidbluff.agents.policy import load_network
+        from bidbluff.agents.policy import load_network, read_sidecar
         from bidbluff.training.batched import BatchedTrainer
 
         k = generation.index
@@ -275,6 +276,8 @@ class LeagueRun:
         final = trainer.run()  # a signal raises RunInterruptedError: the run resumes from its checkpoint
         generation.main, generation.main_steps = str(final), trainer.steps
         generation.main_cpu_s, generation.pool = trainer.cpu_seconds(), [name for name, _ in pool]
+        measured = read_sidecar(final).get("exploitability")  # the last checkpoint's, with an exact teacher
+        generation.exact_exploitability = measured["exploitability"] if measured else None
         self.save()
 
     def main_spec(self, generation: Generation) -> str:

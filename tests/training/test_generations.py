@@ -57,6 +57,21 @@ def test_a_tiny_league_writes_a_row_per_generation_and_grows_its_pool(tmp_path):
     assert sidecar["env_options"] == {}, "the default observation: one network for every table"
 
 
+def test_an_exact_teacher_for_the_main_agent_is_measured_at_two_players_one_die_every_generation(tmp_path):
+    """``--main-options '{"exact": "cfr"}'``: each generation's row gives its snapshot's exact exploitability at
+    2 x 1 (the value its final checkpoint measured); a league without one leaves the column empty."""
+    taught = tiny(tmp_path, generations=1, main_options={**TINY, **SMALL_NET, "exact": "cfr", "exact_coef": 5.0,
+                                                         "learning_rate": 3e-3})  # fmt: skip
+    run_league(taught, progress_bar=False)
+    row = rows(tmp_path / "league" / "generations.csv")[0]
+    measured = rows(tmp_path / "league" / "gen1" / "main" / "exploitability.csv")
+    assert float(row["exact_exploitability"]) == pytest.approx(float(measured[-1]["exploitability"]), abs=1e-5)
+    untaught = tiny(tmp_path, generations=1, out=str(tmp_path / "plain"))
+    run_league(untaught, progress_bar=False)
+    assert rows(tmp_path / "plain" / "generations.csv")[0]["exact_exploitability"] == ""
+    assert not (tmp_path / "plain" / "gen1" / "main" / "exploitability.csv").exists()
+
+
 def test_resume_after_an_interrupted_generation_keeps_the_finished_parts(tmp_path, monkeypatch):
     config = tiny(tmp_path, generations=1)
     run_league(config, progress_bar=False)
