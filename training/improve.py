@@ -11,11 +11,12 @@ opponents themselves.
 How:
 
 1. **collect** (``--seconds`` a worker, ``--workers`` processes): the network plays greedy at ``--players``
-   tables against ``--opponents``.  At each of its decisions with a choice, ``--candidates`` moves (its four most
-   likely, the most likely of every other action kind, e.g. "Liar!" and an "exactly", then random legal ones) are
-   each played from the true position and finished ``--rollouts`` times (the network greedy, the opponents as
-   they play).  A move's label is the seat's mean win share (tied winners share).  Shards of 5,000 decisions,
-   written whole, are ``shard_W_NNN.npz``.
+   tables against ``--opponents`` (each other seat of a game draws one of the listed specs, repeats weighting
+   them, e.g. ``heuristic*2,random,PATH``).  At each of its decisions with a choice, ``--candidates`` moves (its
+   four most likely, the most likely of every other action kind, e.g. "Liar!" and an "exactly", then random legal
+   ones) are each played from the true position and finished ``--rollouts`` times (the network greedy, the
+   opponents as they play).  A move's label is the seat's mean win share (tied winners share).  Shards of 5,000
+   decisions, written whole, are ``shard_W_NNN.npz``.
 2. **fit**: two Q-networks, ActorCritic-shaped (their logits read as win shares), started from the network's
    trunk and policy layers, each regressed on one half of the decisions (cross-fitting).  Each one's *gain* on
    the other half is measured: the mean label of the move it picks minus that of the network's move, an unbiased
@@ -68,7 +69,7 @@ class ImproveConfig:
     init: str
     out: str
     players: tuple[int, ...] = (4,)  # table sizes, drawn per game
-    opponents: str = "heuristic"
+    opponents: str = "heuristic"  # specs, one drawn for each other seat of a game: "heuristic*2,random,PATH"
     seconds: float = 600.0  # collection time a worker
     decisions: int = 0  # or stop a worker after this many decisions (0: no cap)
     workers: int = 1
@@ -90,9 +91,15 @@ class Collector:
         self.rng = np.random.default_rng([config.seed, worker, part])  # part: a resumed worker plays new games
         self.game = envs.game(config.env)
         self.net, _, _ = load_network(config.init, config.env)
-        self.opponent = agent_lib.make(config.opponents, env_name=config.env, seed=config.seed * 1000 + worker)
-        if getattr(self.opponent, "needs_env", False):
-            raise ValueError(f"opponent {config.opponents!r} needs a live env; collection plays game states")
+        specs = agent_lib.expand_specs(config.opponents)
+        self.opponents = [
+            agent_lib.make(spec, env_name=config.env, seed=config.seed * 1000 + worker + 100_000 * i)
+            for i, spec in enumerate(specs)
+        ]
+        for spec, opponent in zip(specs, self.opponents, strict=True):
+            if getattr(opponent, "needs_env", False):
+                raise ValueError(f"opponent {spec!r} needs a live env; collection plays game states")
+        self.seated: dict[int, Any] = {}  # this game's opponent in each other seat
         codec = self.game.codec
         self.kind_of = np.zeros(codec.n, dtype=np.int64)
         for k, kind in enumerate(codec.kinds):
@@ -112,7 +119,7 @@ class Collector:
             move = self.greedy(state, actor)[0]
         else:
             observation, _ = seat_view(self.game, state, actor)
-            move = self.opponent.act(observation, f"player_{actor}")
+            move = self.seated[actor].act(observation, f"player_{actor}")
         state.apply(self.game.id_to_action(state, move, actor), self.rng)
 
     def finish(self, state: Any, me: int) -> float:
@@ -150,6 +157,9 @@ class Collector:
         n = int(self.rng.choice(self.config.players))
         state = self.game.new_state(n, self.rng)
         me = int(self.rng.integers(n))
+        # one draw a seat, kept for the game's rollouts (a single opponent draws nothing: its games stay as they were)
+        picks = self.rng.integers(len(self.opponents), size=n) if len(self.opponents) > 1 else np.zeros(n, int)
+        self.seated = {seat: self.opponents[int(pick)] for seat, pick in enumerate(picks) if seat != me}
         while (actor := state.current_player()) >= 0:
             if actor != me:
                 self.step(state, actor, me)

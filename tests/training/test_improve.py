@@ -140,3 +140,25 @@ def test_seat_view_of_the_collector_is_the_envs(tmp_path, fresh):
     observation, legal = seat_view(collector.game, state, 1)
     assert collector.greedy(state, 1)[2] == legal
     assert observation["action_mask"][LIAR_ID] == 1
+
+
+def test_each_other_seat_draws_one_of_the_listed_opponents_for_the_whole_game(tmp_path, fresh):
+    collector = Collector(config(tmp_path, fresh, opponents="heuristic*2,random", players=(4,)), 0)
+    assert [type(o).__name__ for o in collector.opponents].count(type(collector.opponents[0]).__name__) == 2
+    drawn: set[str] = set()
+    seen_games = 0
+
+    def spy_step(state, actor, me, original=collector.step):
+        assert actor == me or actor in collector.seated, "an opponent seat with no agent"
+        assert me not in collector.seated, "the learner's own seat is never an opponent's"
+        drawn.update(type(collector.seated[seat]).__name__ for seat in collector.seated)
+        return original(state, actor, me)
+
+    collector.step = spy_step
+    collector.label = lambda state, actor, moves: np.zeros(collector.config.candidates, dtype=np.float32)
+    rows: dict[str, list] = {"obs": [], "mask": [], "cand": [], "q": []}
+    while seen_games < 12:
+        collector.play(rows)
+        assert len(collector.seated) == 3
+        seen_games += 1
+    assert len(drawn) == 2, f"both kinds of opponent should be drawn in 12 games, got {drawn}"
