@@ -66,7 +66,10 @@ SELFPLAY_TRAINERS = ("batched", "sb3", "rllib")
 # total_steps (the last iterate settles in the last stretch), the mean of the weights over the run's second half
 # written beside the last iterate (average.zip: the iterate wanders around the point that mean sits near) and the
 # magnet copied from that mean once it has begun (the last iterate is pulled toward it, not toward itself), the
-# compact observation, and the exact exploitability at every checkpoint.
+# compact observation, and the exact exploitability at every checkpoint.  ``RECIPE_PRESETS`` tunes a recipe for
+# an env preset: classic's larger tree (24,576 states to Lying Pirates' 6,144) settles under a stronger magnet
+# that trails the mean at every update and a smaller final entropy bonus (docs/convergence.md, "A stronger magnet
+# on classic").
 RECIPES: dict[str, dict[str, Any]] = {
     "equilibrium": {
         "players": 2,
@@ -100,16 +103,24 @@ RECIPES: dict[str, dict[str, Any]] = {
 }
 
 
+RECIPE_PRESETS: dict[str, dict[str, dict[str, Any]]] = {
+    "equilibrium": {
+        "classic": {"magnet_coef": 0.4, "magnet_every": 0, "magnet_rate": 0.006, "ent_coef_final": 0.002},
+    }
+}
+
+
 def with_recipe(name: str | None, given: dict[str, Any]) -> dict[str, Any]:
-    """``given`` (the flags set) over the recipe ``name``'s options; env options merge, the flags' winning."""
+    """``given`` (the flags set) over the recipe ``name``'s options, tuned for the env preset chosen; env options
+    merge, the flags' winning."""
     if not name:
         return given
     if name not in RECIPES:
         raise SystemExit(f"--recipe {name}: no such recipe (recipes: {', '.join(RECIPES)})")
     recipe = RECIPES[name]
-    merged = {**recipe, **given}
-    merged["env_options"] = {**recipe.get("env_options", {}), **given.get("env_options", {})}
-    return merged
+    env_options = {**recipe.get("env_options", {}), **given.get("env_options", {})}
+    tuned = RECIPE_PRESETS.get(name, {}).get(env_options.get("preset", ""), {})
+    return {**recipe, **tuned, **given, "env_options": env_options}
 
 
 # -- flags ------------------------------------------------------------------------------

@@ -280,8 +280,9 @@ def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path,
             "2048", "--n-epochs", "1", "--option", "preset=classic", "--no-progress", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     config = json.loads((out / "config.json").read_text())
-    assert config["magnet_coef"] == 0.2 and config["magnet_every"] == 100 and config["clip_range"] == 0.1
-    assert config["ent_coef"] == 0.05 and config["ent_coef_final"] == 0.01 and config["anneal_lr"] is True
+    assert config["magnet_coef"] == 0.4 and config["magnet_every"] == 0 and config["magnet_rate"] == 0.006
+    assert config["clip_range"] == 0.1, "classic's tuning changes the magnet and the final entropy only"
+    assert config["ent_coef"] == 0.05 and config["ent_coef_final"] == 0.002 and config["anneal_lr"] is True
     assert config["average_from"] == 0.5 and config["magnet_source"] == "average"
     assert config["total_steps"] == 2048, "a flag given wins over the recipe"
     assert config["n_epochs"] == 1, "a flag given wins over the recipe"
@@ -291,6 +292,22 @@ def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path,
     assert "--magnet-every" in printed and "exact exploitability" in printed
     with pytest.raises(SystemExit, match="not of --trainer sb3"):
         main(["selfplay", "liars_dice_v0", "--trainer", "sb3", "--recipe", "equilibrium", "--out", str(tmp_path / "x")])
+
+
+def test_the_recipe_is_tuned_for_the_preset_and_a_flag_given_still_wins():
+    from bidbluff.training.configs import with_recipe
+
+    lying_pirates = with_recipe("equilibrium", {})
+    assert (lying_pirates["magnet_coef"], lying_pirates["magnet_every"], lying_pirates["ent_coef_final"]) == (
+        0.2,
+        100,
+        0.01,
+    )
+    classic = with_recipe("equilibrium", {"env_options": {"preset": "classic"}})
+    assert (classic["magnet_coef"], classic["magnet_every"], classic["magnet_rate"]) == (0.4, 0, 0.006)
+    assert classic["ent_coef_final"] == 0.002 and classic["env_options"]["dice"] == 1
+    given = with_recipe("equilibrium", {"env_options": {"preset": "classic"}, "magnet_coef": 0.3})
+    assert given["magnet_coef"] == 0.3 and given["magnet_rate"] == 0.006
 
 
 @pytest.mark.parametrize("name", sorted(agents.EQUILIBRIUM))
