@@ -170,6 +170,14 @@ class BatchedConfig:
             "(default: none)"
         },
     )
+    explore: float = field(
+        default=0.0,
+        metadata={
+            "help": "share of the learner's moves in the rollout taken uniformly among the legal ones; the update's "
+            "ratio is then against the mix it sampled from, so the states that only a best response steers to "
+            "are visited without biasing the step (0: on-policy)"
+        },
+    )
     normalize_advantages: bool = field(
         default=True,
         metadata={
@@ -389,6 +397,8 @@ class BatchedTrainer:
     """One run (see the module docstring): ``run()`` trains to ``total_steps`` and returns the final zip."""
 
     def __init__(self, config: BatchedConfig, resume: bool = False, progress_bar: bool = True) -> None:
+        if not 0.0 <= config.explore < 1.0:
+            raise ValueError(f"explore must be in [0, 1), not {config.explore}")
         if not 0.0 <= config.pool_fraction < 1.0:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
         if config.learner_seats not in ("any", "one"):
@@ -641,16 +651,27 @@ class BatchedTrainer:
                 generator=self.torch_rng,
                 columns=torch.from_numpy(columns),
             )
-        actions_np = columns[step.action.numpy()]
+        chosen, log_prob = step.action, step.log_prob
+        if who == LEARNER and self.config.explore > 0:
+            chosen, log_prob = self._explore(step.log_probs, torch.from_numpy(mask[:, columns]))
+        actions_np = columns[chosen.numpy()]
         if who == LEARNER:
             r.actions[rows] = actions_np
-            r.log_probs[rows] = step.log_prob.numpy()
+            r.log_probs[rows] = log_prob.numpy()
             r.values[rows] = step.value.numpy()
             for j, i in enumerate(members):
                 table = self.tables[i]
                 table.segments[seat_of(table.env.agent_selection)].append(r.count + j)
             r.count += k
         return list(zip(members, actions_np.tolist(), strict=True))
+
+    def _explore(self, log_probs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """A move from the mix of the policy and the uniform over the legal moves (``explore`` of it uniform), and
+        its log-probability under that mix: PPO's ratio against it is the importance weight of the sample."""
+        uniform = mask.float() / mask.sum(1, keepdim=True)
+        mix = (1 - self.config.explore) * log_probs.exp() + self.config.explore * uniform
+        chosen = torch.multinomial(mix, 1, generator=self.torch_rng).squeeze(1)
+        return chosen, mix.gather(1, chosen[:, None]).squeeze(1).log()
 
     def _bootstrap_open_segments(self) -> None:
         """Sequences cut by the rollout's end: their value now (each seat's own observation) closes them."""

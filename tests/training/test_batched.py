@@ -515,3 +515,38 @@ def test_a_snapshot_that_leaves_the_pool_mid_game_still_plays_its_seats_to_the_e
     for _ in range(20):
         trainer.collect()
     assert all(first not in table.seats for table in trainer.tables), "no new game draws a forgotten snapshot"
+
+
+def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_under_it(tmp_path):
+    config = BatchedConfig(
+        "liars_dice_v0",
+        num_games=4,
+        rollout_steps=300,
+        trunk=16,
+        net_arch=[8],
+        players=[2],
+        env_options={"dice": 1},
+        pool_fraction=0.0,
+        pool_max=0,
+        explore=0.5,
+        out=str(tmp_path / "r"),
+    )
+    trainer = BatchedTrainer(config, progress_bar=False)
+    with torch.no_grad():  # a policy far from uniform, so that the mix differs from it
+        bias = trainer.net.action_head.bias
+        bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
+    for table in trainer.tables:
+        trainer._start(table)
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    assert r.mask[np.arange(n), r.actions[:n]].all()
+    with torch.no_grad():
+        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
+        policy = torch.softmax(masked_logits(logits, torch.from_numpy(r.mask[:n])), dim=-1).numpy()
+    uniform = r.mask[:n] / r.mask[:n].sum(1, keepdims=True)
+    mix = 0.5 * policy + 0.5 * uniform
+    np.testing.assert_allclose(r.log_probs[:n], np.log(mix[np.arange(n), r.actions[:n]]), atol=1e-4)
+    # the policy alone would have given other probabilities: the record is the mix's, not the network's
+    assert np.abs(r.log_probs[:n] - np.log(policy[np.arange(n), r.actions[:n]])).max() > 0.05
+    with pytest.raises(ValueError, match="explore must be in"):
+        BatchedTrainer(BatchedConfig("liars_dice_v0", explore=1.0, out=str(tmp_path / "x")), progress_bar=False)
