@@ -18,6 +18,13 @@ from bidbluff.cli import main
 from bidbluff.training.batched import BatchedConfig, BatchedTrainer, ppo_loss, segment_gae
 
 
+def started(trainer: BatchedTrainer) -> BatchedTrainer:
+    """``trainer`` with a game begun at each of its tables, as ``run()`` begins them."""
+    for table in trainer.tables:
+        trainer._start(table)
+    return trainer
+
+
 # -- advantages ---------------------------------------------------------------------
 def test_gae_of_a_finished_game_with_gamma_and_lambda_one_is_reward_minus_value():
     adv, ret = segment_gae(np.array([0.5, 0.2, -0.1]), reward=1.0, terminal=True, bootstrap=99.0, gamma=1.0, lam=1.0)
@@ -223,8 +230,7 @@ def test_every_learner_decision_is_a_legal_one_in_the_rollout(tmp_path):
         out=str(tmp_path / "r"),
     )
     trainer = BatchedTrainer(config, progress_bar=False)
-    for table in trainer.tables:
-        trainer._start(table)
+    started(trainer)
     trainer.collect()
     r = trainer.rollout
     assert r.count >= 200
@@ -259,8 +265,7 @@ def test_imitation_labels_learner_decisions_with_the_teacher_and_pulls_the_polic
     )
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.imitation_weight() == pytest.approx(5.0)
-    for table in trainer.tables:
-        trainer._start(table)
+    started(trainer)
     trainer.collect()
     r = trainer.rollout
     assert r.mask[np.arange(r.count), r.teacher[: r.count]].all()  # the teacher's choices are legal ones
@@ -294,8 +299,7 @@ def test_exact_fits_the_two_player_one_die_tree_while_the_games_are_at_other_tab
         )  # fmt: skip
         trainer = BatchedTrainer(config, progress_bar=False)
         before = probe.measure(trainer.net)["exploitability"]
-        for table in trainer.tables:
-            trainer._start(table)
+        started(trainer)
         rows = []
         for _ in range(12):
             trainer.collect()
@@ -371,8 +375,7 @@ def test_players_list_plays_every_table_size_and_evaluates_at_the_largest(tmp_pa
     trainer = BatchedTrainer(config, progress_bar=False)
     assert trainer.sizes == [2, 4] and trainer.num_players == 4
     seen = set()
-    for table in trainer.tables:
-        trainer._start(table)
+    started(trainer)
     for _ in range(3):
         trainer.collect()
         seen |= {t.env.num_players for t in trainer.tables}
@@ -406,8 +409,7 @@ def test_learning_rate_anneals_to_zero_and_the_kl_stop_ends_an_update_early(tmp_
     assert trainer.learning_rate() == pytest.approx(1e-2)
     trainer.steps = 750
     assert trainer.learning_rate() == pytest.approx(2.5e-3)
-    for table in trainer.tables:
-        trainer._start(table)
+    started(trainer)
     trainer.collect()
     stats = trainer.update()
     assert stats["learning_rate"] == pytest.approx(2.5e-3) and trainer.optimizer.param_groups[0]["lr"] == 2.5e-3
@@ -506,8 +508,7 @@ def test_a_snapshot_that_leaves_the_pool_mid_game_still_plays_its_seats_to_the_e
     trainer = BatchedTrainer(config, progress_bar=False)
     sizes = trainer.net.sizes
     first = trainer.league.add_snapshot("first.zip", 16, ActorCritic(sizes["obs_size"], sizes["n_actions"], 16, [8]))
-    for table in trainer.tables:
-        trainer._start(table)
+    started(trainer)
     assert any(first in table.seats for table in trainer.tables)
     second = trainer.league.add_snapshot("second.zip", 32, ActorCritic(sizes["obs_size"], sizes["n_actions"], 16, [8]))
     assert trainer.league.names() == [second]
@@ -535,8 +536,7 @@ def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_un
     with torch.no_grad():  # a policy far from uniform, so that the mix differs from it
         bias = trainer.net.action_head.bias
         bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
-    for table in trainer.tables:
-        trainer._start(table)
+    started(trainer)
     trainer.collect()
     r, n = trainer.rollout, trainer.rollout.count
     assert r.mask[np.arange(n), r.actions[:n]].all()
