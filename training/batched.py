@@ -21,7 +21,8 @@ a checkpoint and ``final.zip`` (see ``bidbluff.training.train``).
 Advantages are computed per seat on that seat's own decision sequence (GAE over
 the decisions one seat took in one game; the final reward lands on its last
 decision; a sequence cut by the end of a rollout bootstraps from the value of
-the seat's observation at that moment).  Invalid actions are masked in the
+the seat's observation at that moment).  ``--critic state`` takes those values from
+a separate critic that reads every seat's observation (``StateCritic``).  Invalid actions are masked in the
 logits.  The loss is PPO's clipped surrogate, a value loss and an entropy
 bonus, as in CleanRL's ``ppo.py``.
 
@@ -65,7 +66,7 @@ from torch import nn
 from bidbluff import agents as agent_lib
 from bidbluff import envs
 from bidbluff.agents.base import bind_all, seat_of
-from bidbluff.agents.networks import ActorCritic, masked_logits
+from bidbluff.agents.networks import ActorCritic, layer, masked_logits, mlp
 from bidbluff.agents.policy import load_network, load_trainer_state, save_checkpoint
 from bidbluff.training.league import League
 from bidbluff.training.progress import RunProgress
@@ -185,6 +186,28 @@ class BatchedConfig:
             "whatever the outcome noise; rewards are already +-1)"
         },
     )
+    critic: str = field(
+        default="own",
+        metadata={
+            "help": "own: the advantages' baseline is the network's value of the seat's own observation; state: "
+            "a separate critic's value of every seat's observation at once (the hidden dice and cards too). A "
+            "baseline of the whole position leaves the policy gradient unbiased and takes out of each advantage "
+            "the outcome noise of what the seat cannot see, which at 2 players x 1 die is most of it; the "
+            "policy still reads its own observation alone (an asymmetric actor-critic)"
+        },
+    )
+    critic_arch: list[int] = field(
+        default_factory=lambda: [256, 256], metadata={"help": "hidden layers of --critic state's network"}
+    )
+    state_balance: float = field(
+        default=0.0,
+        metadata={
+            "help": "weigh each learner decision's policy terms by (the rollout's count of its observation) ** -this, "
+            "scaled to a mean of 1: at 1 every information state the rollout visits gets the same total step, as in "
+            "the tabular step, instead of a step in proportion to how often play reaches it; a best response goes "
+            "where self-play rarely does (0: as sampled)"
+        },
+    )
     vf_coef: float = field(default=0.5, metadata={"help": "value loss coefficient"})
     max_grad_norm: float = field(default=0.5, metadata={"help": "gradient clipping norm"})
     trunk: int = field(default=256, metadata={"help": "width of the hidden layer shared by policy and value"})
@@ -288,31 +311,48 @@ def ppo_loss(
     clip_range: float,
     vf_coef: float,
     ent_coef: float,
+    weights: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, dict[str, float]]:
-    """PPO's clipped surrogate + ``vf_coef`` x value MSE / 2 - ``ent_coef`` x entropy, and its parts."""
+    """PPO's clipped surrogate + ``vf_coef`` x value MSE / 2 - ``ent_coef`` x entropy, and its parts.
+    ``weights``: each row's weight in the surrogate and the entropy (the value's loss stays unweighted)."""
     log_ratio = new_log_prob - old_log_prob
     ratio = log_ratio.exp()
-    policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - clip_range, 1 + clip_range)).mean()
+    weight = 1.0 if weights is None else weights
+    surrogate = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - clip_range, 1 + clip_range))
+    policy_loss = (weight * surrogate).mean()
     value_loss = 0.5 * (new_values - returns).pow(2).mean()
-    entropy_mean = entropy.mean()
-    loss = policy_loss + vf_coef * value_loss - ent_coef * entropy_mean
+    loss = policy_loss + vf_coef * value_loss - ent_coef * (weight * entropy).mean()
     with torch.no_grad():
         stats = {
             "policy_loss": float(policy_loss),
             "value_loss": float(value_loss),
-            "entropy": float(entropy_mean),
+            "entropy": float(entropy.mean()),
             "approx_kl": float(((ratio - 1) - log_ratio).mean()),
             "clip_fraction": float(((ratio - 1).abs() > clip_range).float().mean()),
         }
     return loss, stats
 
 
-def reverse_kl(log_probs: torch.Tensor, reference: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+def reverse_kl(
+    log_probs: torch.Tensor, reference: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | None = None
+) -> torch.Tensor:
     """The mean over rows of KL(policy || reference), summed exactly over each row's legal actions (MMD's
-    terms: the reference is the rollout's policy, or the magnet)."""
+    terms: the reference is the rollout's policy, or the magnet), each row times its weight when given."""
     probs = log_probs.exp()
     gap = torch.where(mask, log_probs - reference, torch.zeros_like(log_probs))
-    return (probs * gap).sum(-1).mean()
+    return ((1.0 if weights is None else weights) * (probs * gap).sum(-1)).mean()
+
+
+def state_balance(obs: np.ndarray, power: float) -> np.ndarray:
+    """Each row's weight (its observation's count among the rows) ** -``power``, scaled to a mean of 1.  An
+    observation is an information state, so the rows of one state share one weight, and the mix over the hidden
+    cards within it (the belief the state's value rests on) stays as play made it."""
+    if power == 0:
+        return np.ones(len(obs), dtype=np.float32)
+    rows = np.ascontiguousarray(obs).view(np.dtype((np.void, obs.dtype.itemsize * obs.shape[1]))).ravel()
+    _, inverse, counts = np.unique(rows, return_inverse=True, return_counts=True)
+    weights = counts[inverse].astype(np.float64) ** -power
+    return (weights / weights.mean()).astype(np.float32)
 
 
 @torch.no_grad()
@@ -332,6 +372,35 @@ def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
 def frozen(net: ActorCritic) -> ActorCritic:
     """A snapshot of the learner that only acts."""
     return copy.deepcopy(net).requires_grad_(False)
+
+
+CRITICS = ("own", "state")
+
+
+class StateCritic(nn.Module):
+    """``--critic state``'s value network: the value of a whole position, read from every seat's observation
+    (``position``).  It is a baseline for the policy gradient and a bootstrap for GAE, never an input of the
+    policy, so what it knows of the hidden dice or cards biases nothing the policy does: a baseline that depends
+    on the position and not on the action taken leaves the gradient's expectation as it was."""
+
+    def __init__(self, state_size: int, widths: list[int], activation: str) -> None:
+        super().__init__()
+        self.body = mlp(state_size, widths, activation)
+        self.head = layer(widths[-1] if widths else state_size, 1, 1.0)
+
+    def forward(self, states: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(states)).squeeze(-1)
+
+
+def position(env: Any, seat: int, players: int) -> np.ndarray:
+    """Every seat's observation, from ``seat`` round the table, zeros for the seats a smaller table lacks: the
+    whole position as ``seat`` would see it with every hand turned up."""
+    agents = env.possible_agents
+    rows = [env.observe(agents[(seat + k) % len(agents)])["observation"] for k in range(len(agents))]
+    size = len(rows[0])
+    out = np.zeros(players * size, dtype=np.float32)
+    out[: len(rows) * size] = np.concatenate(rows)
+    return out
 
 
 def start_from(net: ActorCritic, path: Path, config: BatchedConfig) -> None:
@@ -366,8 +435,9 @@ def table_sizes(config: BatchedConfig, default: int) -> list[int]:
 class Rollout:
     """Preallocated learner decisions of one rollout (room for one step of every game past the target)."""
 
-    def __init__(self, capacity: int, obs_size: int, n_actions: int) -> None:
+    def __init__(self, capacity: int, obs_size: int, n_actions: int, state_size: int = 0) -> None:
         self.obs = np.zeros((capacity, obs_size), dtype=np.float32)
+        self.state = np.zeros((capacity, state_size), dtype=np.float32)  # --critic state's input
         self.mask = np.zeros((capacity, n_actions), dtype=bool)
         self.actions = np.zeros(capacity, dtype=np.int64)
         self.teacher = np.zeros(capacity, dtype=np.int64)  # the teacher's choice (imitation), when there is one
@@ -401,6 +471,8 @@ class BatchedTrainer:
             raise ValueError(f"explore must be in [0, 1), not {config.explore}")
         if not 0.0 <= config.pool_fraction < 1.0:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
+        if config.critic not in CRITICS:
+            raise ValueError(f"critic must be one of {', '.join(CRITICS)}, not {config.critic!r}")
         if config.learner_seats not in ("any", "one"):
             raise ValueError(f"learner_seats must be any or one, not {config.learner_seats!r}")
         if config.learner_seats == "one" and not config.opponents and config.pool_max <= 0:
@@ -464,6 +536,10 @@ class BatchedTrainer:
         torch.manual_seed(config.seed)  # the network's first weights
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch, config.activation)
         self.magnet = frozen(self.net) if config.magnet_coef > 0 else None  # starts near uniform, then trails
+        self.critic = self.critic_optimizer = None
+        if config.critic == "state":
+            self.critic = StateCritic(self.num_players * game.observation_size, config.critic_arch, config.activation)
+            self.critic_optimizer = torch.optim.Adam(self.critic.parameters(), lr=config.learning_rate, eps=1e-5)
         self.average: ActorCritic | None = None  # the mean of the weights since average_from (see average_step)
         self.averaged = 0  # updates in that mean
         self.exploitability_cpu = self.cpu_before = 0.0
@@ -480,6 +556,11 @@ class BatchedTrainer:
                 if "magnet" not in own:
                     raise FileNotFoundError(f"--resume: {path.name} holds no magnet for --magnet-coef")
                 self.magnet.load_state_dict(own["magnet"])
+            if self.critic is not None:
+                if "critic" not in own:
+                    raise FileNotFoundError(f"--resume: {path.name} holds no critic for --critic state")
+                self.critic.load_state_dict(own["critic"])
+                self.critic_optimizer.load_state_dict(own["critic_optimizer"])
             if "average" in own:
                 self.average = frozen(self.net)
                 self.average.load_state_dict(own["average"])
@@ -525,7 +606,12 @@ class BatchedTrainer:
         self.rng = np.random.default_rng([config.seed, self.steps])
         self.torch_rng = torch.Generator().manual_seed(int(self.rng.integers(2**62)))
         torch.manual_seed(int(self.rng.integers(2**62)))
-        self.rollout = Rollout(config.rollout_steps + config.num_games, game.observation_size, game.codec.n)
+        self.rollout = Rollout(
+            config.rollout_steps + config.num_games,
+            game.observation_size,
+            game.codec.n,
+            self.num_players * game.observation_size if self.critic is not None else 0,
+        )
         self.episodes = 0
         self.recent: list[dict[str, float]] = []  # finished games of this rollout
         self.timers = {"env": 0.0, "inference": 0.0, "teacher": 0.0, "update": 0.0}
@@ -638,6 +724,8 @@ class BatchedTrainer:
             seen = env.observe(env.agent_selection)
             obs[j] = seen["observation"]
             mask[j] = seen["action_mask"]
+            if who == LEARNER and self.critic is not None:
+                r.state[r.count + j] = position(env, seat_of(env.agent_selection), self.num_players)
             if label:
                 started = time.perf_counter()
                 r.teacher[r.count + j] = self.teacher.act(seen, env.agent_selection)
@@ -658,7 +746,11 @@ class BatchedTrainer:
         if who == LEARNER:
             r.actions[rows] = actions_np
             r.log_probs[rows] = log_prob.numpy()
-            r.values[rows] = step.value.numpy()
+            if self.critic is None:
+                r.values[rows] = step.value.numpy()
+            else:
+                with torch.no_grad():
+                    r.values[rows] = self.critic(torch.from_numpy(r.state[rows])).numpy()
             for j, i in enumerate(members):
                 table = self.tables[i]
                 table.segments[seat_of(table.env.agent_selection)].append(r.count + j)
@@ -678,9 +770,13 @@ class BatchedTrainer:
         open_ = [(table, seat) for table in self.tables for seat, rows in enumerate(table.segments) if rows]
         if not open_:
             return
-        obs = np.stack([t.env.observe(t.env.possible_agents[s])["observation"] for t, s in open_])
         with torch.no_grad():
-            values = self.net.value(torch.from_numpy(obs))
+            if self.critic is None:
+                obs = np.stack([t.env.observe(t.env.possible_agents[s])["observation"] for t, s in open_])
+                values = self.net.value(torch.from_numpy(obs))
+            else:
+                states = np.stack([position(t.env, s, self.num_players) for t, s in open_])
+                values = self.critic(torch.from_numpy(states))
         for (table, seat), value in zip(open_, values.tolist(), strict=True):
             self._close_segment(table.segments[seat], 0.0, terminal=False, bootstrap=value)
 
@@ -696,11 +792,14 @@ class BatchedTrainer:
         mask, actions = torch.from_numpy(r.mask[:n, columns]), torch.from_numpy(within[r.actions[:n]])
         columns_t, old_log_probs = torch.from_numpy(columns), torch.from_numpy(r.log_probs[:n])
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
+        states = torch.from_numpy(r.state[:n])
+        balance = torch.from_numpy(state_balance(r.obs[:n], c.state_balance)) if c.state_balance else None
         imitation = self.imitation_weight() if self.teacher is not None else 0.0
         teacher = torch.from_numpy(within[r.teacher[:n]])  # a legal action: among the columns
         learning_rate = self.learning_rate()
-        for group in self.optimizer.param_groups:
-            group["lr"] = learning_rate
+        for optimizer in (self.optimizer, self.critic_optimizer):
+            for group in optimizer.param_groups if optimizer is not None else ():
+                group["lr"] = learning_rate
         ent_coef = self.entropy_coefficient()
         with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet
             rollout_log_probs = self._log_probs(self.net, obs, mask, columns_t) if c.kl_coef > 0 else None
@@ -716,6 +815,7 @@ class BatchedTrainer:
                 idx = order[start : start + c.minibatch_size]
                 new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx], columns=columns_t)
                 adv = advantages[idx]
+                weights = balance[idx] if balance is not None else None
                 if c.normalize_advantages and len(idx) > 1:
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 loss, stats = ppo_loss(
@@ -728,13 +828,14 @@ class BatchedTrainer:
                     c.clip_range,
                     c.vf_coef,
                     ent_coef,
+                    weights,
                 )
                 if rollout_log_probs is not None:
-                    proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx])
+                    proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx], weights)
                     loss = loss + c.kl_coef * proximal
                     stats["kl_rollout"] = float(proximal.detach())
                 if magnet_log_probs is not None:
-                    pull = reverse_kl(new.log_probs, magnet_log_probs[idx], mask[idx])
+                    pull = reverse_kl(new.log_probs, magnet_log_probs[idx], mask[idx], weights)
                     loss = loss + c.magnet_coef * pull
                     stats["kl_magnet"] = float(pull.detach())
                 if self.exact is not None and c.exact_coef > 0:
@@ -750,6 +851,8 @@ class BatchedTrainer:
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
                 self.optimizer.step()
+                if self.critic is not None:
+                    stats["critic_loss"] = self._fit_critic(states[idx], returns[idx])
                 for key, value in stats.items():
                     totals[key] = totals.get(key, 0.0) + value
                 epoch_kl.append(stats["approx_kl"])
@@ -777,6 +880,16 @@ class BatchedTrainer:
         out["learning_rate"] = learning_rate
         out["epochs"] = epochs
         return out
+
+    def _fit_critic(self, states: torch.Tensor, returns: torch.Tensor) -> float:
+        """One step of ``--critic state``'s network toward the returns (its own optimizer: the policy's loss
+        does not reach it, nor its loss the policy)."""
+        loss = 0.5 * (self.critic(states) - returns).pow(2).mean()
+        self.critic_optimizer.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(self.critic.parameters(), self.config.max_grad_norm)
+        self.critic_optimizer.step()
+        return float(loss.detach())
 
     def exact_divergence(self, size: int) -> torch.Tensor:
         """The exact teacher's KL divergence from the network on ``size`` of its information states drawn
@@ -857,6 +970,8 @@ class BatchedTrainer:
         own: dict[str, Any] = {"cpu_s": self.cpu_seconds(), "updates": self.updates}
         if self.magnet is not None:
             own["magnet"] = self.magnet.state_dict()
+        if self.critic is not None:
+            own["critic"], own["critic_optimizer"] = self.critic.state_dict(), self.critic_optimizer.state_dict()
         if self.average is not None:
             own["average"], own["averaged"] = self.average.state_dict(), self.averaged
             self.save_average(meta)
@@ -958,7 +1073,7 @@ PROGRESS_COLUMNS = [
     "step", "seconds", "steps_per_s", "episodes", "truncated", "ep_length_mean", "learner_win_rate",
     "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "explained_variance", "learning_rate",
     "env_share", "inference_share", "teacher_share", "update_share", "imitation_weight", "imitation_loss",
-    "teacher_agreement", "epochs", "cpu_s", "ent_coef", "kl_rollout", "kl_magnet", "exact_kl",
+    "teacher_agreement", "epochs", "cpu_s", "ent_coef", "kl_rollout", "kl_magnet", "exact_kl", "critic_loss",
 ]  # fmt: skip
 EXPLOITABILITY_COLUMNS = ["step", "seconds", "cpu_s", "exploitability", "nash_conv", "first_seat_value", "entropy"]
 

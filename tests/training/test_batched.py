@@ -13,9 +13,18 @@ import torch
 
 from bidbluff import agents, envs
 from bidbluff.agents.networks import ActorCritic, masked_logits
-from bidbluff.agents.policy import CheckpointError, read_sidecar
+from bidbluff.agents.policy import CheckpointError, load_trainer_state, read_sidecar
 from bidbluff.cli import main
-from bidbluff.training.batched import BatchedConfig, BatchedTrainer, ppo_loss, segment_gae
+from bidbluff.training.batched import (
+    BatchedConfig,
+    BatchedTrainer,
+    explained_variance,
+    position,
+    ppo_loss,
+    reverse_kl,
+    segment_gae,
+    state_balance,
+)
 
 
 def started(trainer: BatchedTrainer) -> BatchedTrainer:
@@ -550,3 +559,133 @@ def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_un
     assert np.abs(r.log_probs[:n] - np.log(policy[np.arange(n), r.actions[:n]])).max() > 0.05
     with pytest.raises(ValueError, match="explore must be in"):
         BatchedTrainer(BatchedConfig("liars_dice_v0", explore=1.0, out=str(tmp_path / "x")), progress_bar=False)
+
+
+# -- a critic of the whole position ------------------------------------------------------------
+def _state_critic_config(tmp_path, **changes) -> BatchedConfig:
+    options = dict(
+        num_games=4,
+        rollout_steps=200,
+        minibatch_size=100,
+        n_epochs=1,
+        trunk=16,
+        net_arch=[8],
+        critic="state",
+        critic_arch=[16],
+        players=[2],
+        env_options={"dice": 1},
+        pool_fraction=0.0,
+        pool_max=0,
+        out=str(tmp_path / "r"),
+    )
+    return BatchedConfig("liars_dice_v0", **{**options, **changes})
+
+
+def test_position_is_every_seats_observation_from_the_seat_round_the_table():
+    env = envs.make("liars_dice_v0", raw=True, num_players=3, dice=1)
+    env.reset(seed=4)
+    seen = [env.observe(a)["observation"] for a in env.possible_agents]
+    size = len(seen[0])
+    np.testing.assert_array_equal(position(env, 1, 3), np.concatenate([seen[1], seen[2], seen[0]]))
+    wider = position(env, 2, 5)  # a smaller table than the run's widest: the missing seats read as zeros
+    np.testing.assert_array_equal(wider[: 3 * size], np.concatenate([seen[2], seen[0], seen[1]]))
+    assert not wider[3 * size :].any()
+    dice = [set(np.flatnonzero(s)) for s in seen]
+    assert dice[0] != dice[1], "each seat's observation holds its own cup, so the position holds them all"
+
+
+def test_the_state_critic_gives_the_values_reads_the_hidden_dice_and_learns(tmp_path):
+    trainer = started(BatchedTrainer(_state_critic_config(tmp_path), progress_bar=False))
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    size = r.obs.shape[1]
+    np.testing.assert_array_equal(r.state[:n, :size], r.obs[:n])  # the seat's own observation first
+    assert (r.state[:n, size:] != r.obs[:n]).any(1).mean() > 0.5  # then the other seat's: another cup
+    with torch.no_grad():
+        np.testing.assert_allclose(r.values[:n], trainer.critic(torch.from_numpy(r.state[:n])).numpy(), atol=1e-6)
+        own = trainer.net.value(torch.from_numpy(r.obs[:n])).numpy()
+    assert np.abs(r.values[:n] - own).max() > 1e-3, "the baseline is the critic's, not the network's value head"
+    before = [p.detach().clone() for p in trainer.critic.parameters()]
+    stats = trainer.update()
+    assert stats["critic_loss"] > 0
+    assert any(not torch.equal(a, b) for a, b in zip(before, trainer.critic.parameters(), strict=True))
+
+
+def test_the_state_critic_fits_what_the_seat_cannot_see(tmp_path):
+    """A position critic explains the outcome where the seat's own value cannot: one die each, a challenge's
+    result is fixed by both cups, which only the position shows."""
+    trainer = started(BatchedTrainer(_state_critic_config(tmp_path, rollout_steps=2048, minibatch_size=256,
+                                                          n_epochs=4, learning_rate=3e-3, critic_arch=[64, 64]),
+                                     progress_bar=False))  # fmt: skip
+    for _ in range(30):
+        trainer.collect()
+        trainer.update()
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    own = explained_variance(r.values[:n], r.returns[:n])
+    with torch.no_grad():
+        seat = trainer.net.value(torch.from_numpy(r.obs[:n])).numpy()
+    assert own > explained_variance(seat, r.returns[:n]) + 0.1
+
+
+def test_a_state_critic_run_resumes_with_its_critic_and_refuses_a_checkpoint_without_one(tmp_path):
+    args = ["--players", "2", "--env-options", '{"dice": 1}', "--pool-fraction", "0", "--pool-max", "0"]
+    out = tmp_path / "run"
+    critic = ["--critic", "state", "--critic-arch", "16"]
+    tiny = [a for a in TINY if a not in ("--pool-fraction", "0.3")]
+    assert main(["selfplay", "liars_dice_v0", "--total-steps", "192", "--out", str(out), *tiny, *args, *critic]) == 0
+    config = BatchedConfig(**json.loads((out / "config.json").read_text()))
+    assert config.critic == "state" and config.critic_arch == [16]
+    trainer = BatchedTrainer(config, resume=True, progress_bar=False)
+    saved = load_trainer_state(out / "final.zip")
+    for name, value in trainer.critic.state_dict().items():
+        assert torch.equal(value, saved["critic"][name])
+    plain = tmp_path / "plain"
+    assert main(["selfplay", "liars_dice_v0", "--total-steps", "96", "--out", str(plain), *tiny, *args]) == 0
+    config = BatchedConfig(**{**json.loads((plain / "config.json").read_text()), "critic": "state"})
+    with pytest.raises(FileNotFoundError, match="holds no critic"):
+        BatchedTrainer(config, resume=True, progress_bar=False)
+    with pytest.raises(ValueError, match="critic must be one of own, state"):
+        BatchedTrainer(BatchedConfig("liars_dice_v0", critic="oracle", out=str(tmp_path / "x")), progress_bar=False)
+
+
+# -- every information state its own step ------------------------------------------------------------
+def test_state_balance_gives_each_observation_the_same_total_weight_at_power_one():
+    obs = np.array([[1, 0], [1, 0], [1, 0], [0, 1], [1, 1], [0, 1]], dtype=np.float32)
+    weights = state_balance(obs, 1.0)
+    assert weights.mean() == pytest.approx(1.0)
+    totals = {tuple(row): 0.0 for row in obs.tolist()}
+    for row, w in zip(obs.tolist(), weights, strict=True):
+        totals[tuple(row)] += w
+    assert list(totals.values()) == pytest.approx([2.0, 2.0, 2.0])  # three states, six rows: 2 each
+    half = state_balance(obs, 0.5)
+    assert half[0] == pytest.approx(half[1]) and half[4] / half[0] == pytest.approx(math.sqrt(3))
+    assert (state_balance(obs, 0.0) == 1).all()
+
+
+def test_weights_scale_the_surrogate_entropy_and_magnet_rows_but_not_the_value():
+    new = torch.log(torch.tensor([0.5, 0.25]))
+    args = (torch.log(torch.tensor([0.5, 0.25])), torch.tensor([1.0, -2.0]), torch.tensor([0.3, 0.0]),
+            torch.tensor([1.0, 1.0]), torch.tensor([0.7, 0.2]), 0.2, 0.5)  # fmt: skip
+    weights = torch.tensor([1.5, 0.5])
+    plain, _ = ppo_loss(new, *args, ent_coef=0.1)
+    weighed, stats = ppo_loss(new, *args, ent_coef=0.1, weights=weights)
+    value = 0.5 * 0.5 * ((0.3 - 1.0) ** 2 + (0.0 - 1.0) ** 2) / 2
+    assert float(plain) == pytest.approx((-1.0 + 2.0) / 2 + value - 0.1 * (0.7 + 0.2) / 2)
+    assert float(weighed) == pytest.approx((-1.5 + 1.0) / 2 + value - 0.1 * (1.05 + 0.1) / 2)
+    assert stats["entropy"] == pytest.approx(0.45)  # the log reads the policy's entropy, not the weighted term
+    log_probs = torch.log(torch.tensor([[0.5, 0.5], [0.9, 0.1]]))
+    reference, mask = torch.log(torch.full((2, 2), 0.5)), torch.ones(2, 2, dtype=torch.bool)
+    rows = (log_probs.exp() * (log_probs - reference)).sum(1)
+    assert float(reverse_kl(log_probs, reference, mask, weights)) == pytest.approx(float((rows * weights).mean()))
+
+
+def test_state_balance_weighs_a_rollouts_rare_states_up(tmp_path):
+    trainer = started(BatchedTrainer(_state_critic_config(tmp_path, state_balance=1.0), progress_bar=False))
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    weights = state_balance(r.obs[:n], 1.0)
+    openings = r.obs[:n].sum(1) == r.obs[:n].sum(1).min()  # the fewest features set: a first bet's states
+    assert weights[openings].mean() < weights[~openings].mean()
+    stats = trainer.update()
+    assert np.isfinite(stats["policy_loss"])
