@@ -392,11 +392,13 @@ class StateCritic(nn.Module):
         return self.head(self.body(states)).squeeze(-1)
 
 
-def position(env: Any, seat: int, players: int) -> np.ndarray:
+def position(env: Any, seat: int, players: int, own: np.ndarray | None = None) -> np.ndarray:
     """Every seat's observation, from ``seat`` round the table, zeros for the seats a smaller table lacks: the
-    whole position as ``seat`` would see it with every hand turned up."""
+    whole position as ``seat`` would see it with every hand turned up.  ``own``: ``seat``'s observation, where the
+    caller has it already."""
     agents = env.possible_agents
-    rows = [env.observe(agents[(seat + k) % len(agents)])["observation"] for k in range(len(agents))]
+    rows = [env.observe(agents[(seat + k) % len(agents)])["observation"] for k in range(1, len(agents))]
+    rows.insert(0, env.observe(agents[seat])["observation"] if own is None else own)
     size = len(rows[0])
     out = np.zeros(players * size, dtype=np.float32)
     out[: len(rows) * size] = np.concatenate(rows)
@@ -725,7 +727,7 @@ class BatchedTrainer:
             obs[j] = seen["observation"]
             mask[j] = seen["action_mask"]
             if who == LEARNER and self.critic is not None:
-                r.state[r.count + j] = position(env, seat_of(env.agent_selection), self.num_players)
+                r.state[r.count + j] = position(env, seat_of(env.agent_selection), self.num_players, obs[j])
             if label:
                 started = time.perf_counter()
                 r.teacher[r.count + j] = self.teacher.act(seen, env.agent_selection)
@@ -797,8 +799,8 @@ class BatchedTrainer:
         imitation = self.imitation_weight() if self.teacher is not None else 0.0
         teacher = torch.from_numpy(within[r.teacher[:n]])  # a legal action: among the columns
         learning_rate = self.learning_rate()
-        for optimizer in (self.optimizer, self.critic_optimizer):
-            for group in optimizer.param_groups if optimizer is not None else ():
+        for optimizer in [o for o in (self.optimizer, self.critic_optimizer) if o is not None]:
+            for group in optimizer.param_groups:
                 group["lr"] = learning_rate
         ent_coef = self.entropy_coefficient()
         with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet

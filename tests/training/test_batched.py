@@ -527,21 +527,24 @@ def test_a_snapshot_that_leaves_the_pool_mid_game_still_plays_its_seats_to_the_e
     assert all(first not in table.seats for table in trainer.tables), "no new game draws a forgotten snapshot"
 
 
-def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_under_it(tmp_path):
-    config = BatchedConfig(
-        "liars_dice_v0",
+def _two_by_one(tmp_path, **changes) -> BatchedConfig:
+    """A small self-play run of liars_dice_v0 at 2 players x 1 die, every seat the learner."""
+    options = dict(
         num_games=4,
-        rollout_steps=300,
+        rollout_steps=200,
         trunk=16,
         net_arch=[8],
         players=[2],
         env_options={"dice": 1},
         pool_fraction=0.0,
         pool_max=0,
-        explore=0.5,
         out=str(tmp_path / "r"),
     )
-    trainer = BatchedTrainer(config, progress_bar=False)
+    return BatchedConfig("liars_dice_v0", **{**options, **changes})
+
+
+def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_under_it(tmp_path):
+    trainer = BatchedTrainer(_two_by_one(tmp_path, rollout_steps=300, explore=0.5), progress_bar=False)
     with torch.no_grad():  # a policy far from uniform, so that the mix differs from it
         bias = trainer.net.action_head.bias
         bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
@@ -563,22 +566,8 @@ def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_un
 
 # -- a critic of the whole position ------------------------------------------------------------
 def _state_critic_config(tmp_path, **changes) -> BatchedConfig:
-    options = dict(
-        num_games=4,
-        rollout_steps=200,
-        minibatch_size=100,
-        n_epochs=1,
-        trunk=16,
-        net_arch=[8],
-        critic="state",
-        critic_arch=[16],
-        players=[2],
-        env_options={"dice": 1},
-        pool_fraction=0.0,
-        pool_max=0,
-        out=str(tmp_path / "r"),
-    )
-    return BatchedConfig("liars_dice_v0", **{**options, **changes})
+    critic = {"minibatch_size": 100, "n_epochs": 1, "critic": "state", "critic_arch": [16]}
+    return _two_by_one(tmp_path, **{**critic, **changes})
 
 
 def test_position_is_every_seats_observation_from_the_seat_round_the_table():
