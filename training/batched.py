@@ -174,9 +174,31 @@ class BatchedConfig:
     explore: float = field(
         default=0.0,
         metadata={
-            "help": "share of the learner's moves in the rollout taken uniformly among the legal ones; the update's "
-            "ratio is then against the mix it sampled from, so the states that only a best response steers to "
-            "are visited without biasing the step (0: on-policy)"
+            "help": "share of the learner's moves in the rollout taken uniformly among the legal ones, so that the "
+            "states only a best response steers to are visited; the update's ratio is against the mix it "
+            "sampled from (0: on-policy), or as --explore-correction says"
+        },
+    )
+    explore_power: float = field(
+        default=0.0,
+        metadata={
+            "help": "the exploring share draws its move in proportion to the policy's chance to this power: 0, "
+            "uniformly among the legal moves (what only a best response plays gets visited); between 0 and 1, a "
+            "flattened policy (the moves it plays now and then get visited more, the ones it never plays still "
+            "rarely)"
+        },
+    )
+    explore_correction: str = field(
+        default="none",
+        metadata={
+            "help": "none: PPO's ratio is against the mix and the returns are the game as the mix played it, so the "
+            "seat learns against the other seats' exploring moves too, and the clip, centred on the mix, stops "
+            "the step from making a move rarer than about explore / its number of legal moves; importance: "
+            "each return is reweighed by the policy's over the mix's chance of every learner move after the "
+            "decision (per-decision importance sampling: the returns are the policy's own); each decision's "
+            "surrogate and value are weighed by the other seats' ratios from the game's start to it (the mix of "
+            "their hidden cards there is then the policy's); and the clip is centred on the rollout's policy with "
+            "the move's own weight outside it (decoupled PPO)"
         },
     )
     normalize_advantages: bool = field(
@@ -282,23 +304,46 @@ RESUMABLE = ("total_steps", "time_limit", "checkpoint_every", "eval_games", "tor
 
 # -- the maths ----------------------------------------------------------------------
 def segment_gae(
-    values: np.ndarray, reward: float, terminal: bool, bootstrap: float, gamma: float, lam: float
+    values: np.ndarray,
+    reward: float,
+    terminal: bool,
+    bootstrap: float,
+    gamma: float,
+    lam: float,
+    own: np.ndarray | None = None,
+    between: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """GAE over one seat's decisions in one game: no reward until ``reward`` after the last decision.
 
     ``terminal``: the game ended after the last decision (nothing follows it); otherwise the sequence
     was cut and ``bootstrap`` is the value of what the seat sees now.  Returns advantages, returns.
+
+    Off-policy rows (``--explore-correction importance``): ``own[t]`` is the policy's over the behaviour's chance of
+    decision t's move, ``between[t]`` the same ratio's product over the other seats' moves from decision t to the
+    seat's next (or to the end).  Per-decision importance sampling then gives the policy's own advantage of each
+    move, ``delta_t = between_t (r + gamma V_{t+1}) - V_t`` and ``A_t = delta_t + gamma lam between_t own_{t+1}
+    A_{t+1}``, and the value's target is the policy's value of the state, ``V_t + own_t A_t``.  With every ratio
+    1 this is plain GAE.
     """
     advantages = np.empty(len(values), dtype=np.float32)
     next_value = 0.0 if terminal else float(bootstrap)
     step_reward = float(reward) if terminal else 0.0
     running = 0.0
+    if own is None or between is None:
+        for t in range(len(values) - 1, -1, -1):
+            delta = step_reward + gamma * next_value - float(values[t])
+            running = delta + gamma * lam * running
+            advantages[t] = running
+            next_value, step_reward = float(values[t]), 0.0
+        return advantages, advantages + np.asarray(values, dtype=np.float32)
+    next_own = 0.0
     for t in range(len(values) - 1, -1, -1):
-        delta = step_reward + gamma * next_value - float(values[t])
-        running = delta + gamma * lam * running
+        weight = float(between[t])
+        delta = weight * (step_reward + gamma * next_value) - float(values[t])
+        running = delta + gamma * lam * weight * next_own * running
         advantages[t] = running
-        next_value, step_reward = float(values[t]), 0.0
-    return advantages, advantages + np.asarray(values, dtype=np.float32)
+        next_value, step_reward, next_own = float(values[t]), 0.0, float(own[t])
+    return advantages, np.asarray(values, dtype=np.float32) + np.asarray(own, dtype=np.float32) * advantages
 
 
 def ppo_loss(
@@ -312,15 +357,22 @@ def ppo_loss(
     vf_coef: float,
     ent_coef: float,
     weights: torch.Tensor | None = None,
+    importance: torch.Tensor | None = None,
+    value_weights: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, dict[str, float]]:
     """PPO's clipped surrogate + ``vf_coef`` x value MSE / 2 - ``ent_coef`` x entropy, and its parts.
-    ``weights``: each row's weight in the surrogate and the entropy (the value's loss stays unweighted)."""
+    ``weights``: each row's weight in the surrogate and the entropy (the value's loss stays unweighted).
+    ``importance``: each row's behaviour-to-policy weight on its surrogate alone (decoupled PPO, Hilton et al.
+    2022: ``old_log_prob`` is then the rollout's policy, which the clip keeps the step near, not the behaviour).
+    ``value_weights``: each row's weight in the value's loss."""
     log_ratio = new_log_prob - old_log_prob
     ratio = log_ratio.exp()
     weight = 1.0 if weights is None else weights
     surrogate = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - clip_range, 1 + clip_range))
+    if importance is not None:
+        surrogate = importance * surrogate
     policy_loss = (weight * surrogate).mean()
-    value_loss = 0.5 * (new_values - returns).pow(2).mean()
+    value_loss = 0.5 * ((1.0 if value_weights is None else value_weights) * (new_values - returns).pow(2)).mean()
     loss = policy_loss + vf_coef * value_loss - ent_coef * (weight * entropy).mean()
     with torch.no_grad():
         stats = {
@@ -447,6 +499,13 @@ class Rollout:
         self.values = np.zeros(capacity, dtype=np.float32)
         self.advantages = np.zeros(capacity, dtype=np.float32)
         self.returns = np.zeros(capacity, dtype=np.float32)
+        # --explore-correction importance: the policy's over the mix's chance of the row's move, and of the other
+        # seats' moves until the seat's next decision
+        self.own_ratio = np.ones(capacity, dtype=np.float32)
+        self.between_ratio = np.ones(capacity, dtype=np.float32)
+        # the same product over the other seats' moves from the game's start to the row's decision: what the mix
+        # over their hidden cards at the row's state is reweighed by
+        self.prefix_ratio = np.ones(capacity, dtype=np.float32)
         self.count = 0
 
 
@@ -463,6 +522,10 @@ class Table:
     snapshots: dict[str, Any] = field(default_factory=dict)
     steps: int = 0
     segments: list[list[int]] = field(default_factory=list)  # rollout rows of each seat's decisions
+    # each seat's product of the other learner seats' ratios since its last decision, and since the game's
+    # start (--explore-correction)
+    pending: list[float] = field(default_factory=list)
+    history: list[float] = field(default_factory=list)
 
 
 class BatchedTrainer:
@@ -471,6 +534,12 @@ class BatchedTrainer:
     def __init__(self, config: BatchedConfig, resume: bool = False, progress_bar: bool = True) -> None:
         if not 0.0 <= config.explore < 1.0:
             raise ValueError(f"explore must be in [0, 1), not {config.explore}")
+        if not 0.0 <= config.explore_power < 1.0:
+            raise ValueError(f"explore_power must be in [0, 1), not {config.explore_power}")
+        if config.explore_correction not in ("none", "importance"):
+            raise ValueError(f"explore_correction must be none or importance, not {config.explore_correction!r}")
+        if config.explore_correction == "importance" and config.explore == 0:
+            raise ValueError("explore_correction=importance reweighs exploring moves: it needs explore > 0")
         if not 0.0 <= config.pool_fraction < 1.0:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
         if config.critic not in CRITICS:
@@ -538,6 +607,7 @@ class BatchedTrainer:
         torch.manual_seed(config.seed)  # the network's first weights
         self.net = ActorCritic(game.observation_size, game.codec.n, config.trunk, config.net_arch, config.activation)
         self.magnet = frozen(self.net) if config.magnet_coef > 0 else None  # starts near uniform, then trails
+        self.corrected = config.explore_correction == "importance"
         self.critic = self.critic_optimizer = None
         if config.critic == "state":
             self.critic = StateCritic(self.num_players * game.observation_size, config.critic_arch, config.activation)
@@ -644,6 +714,7 @@ class BatchedTrainer:
         else:
             seats = seat_table(self.rng, n, self.config.pool_fraction, lambda: self.league.draw(self.rng))
         table.seats, table.steps, table.segments = seats, 0, [[] for _ in range(n)]
+        table.pending, table.history = [1.0] * n, [1.0] * n
         table.players = [self.league.baselines.get(s) for s in seats]
         table.snapshots = {s: self.league.player(s) for s in set(seats) - {LEARNER} if s not in self.league.baselines}
         seed = int(self.rng.integers(2**31 - 1))
@@ -657,6 +728,7 @@ class BatchedTrainer:
         rewards = [0.0 if truncated else float(env.rewards[a]) for a in env.possible_agents]
         for seat, rows in enumerate(table.segments):
             if rows:
+                self.rollout.between_ratio[rows[-1]] = table.pending[seat]
                 self._close_segment(rows, rewards[seat], terminal=True, bootstrap=0.0)
         result = outcome(list(env.game_state.scores()), table.seats)
         for who, score in result.against:
@@ -677,8 +749,9 @@ class BatchedTrainer:
             return table.seats[seat_of(table.env.agent_selection)]
 
     def _close_segment(self, rows: list[int], reward: float, terminal: bool, bootstrap: float) -> None:
-        r = self.rollout
-        adv, ret = segment_gae(r.values[rows], reward, terminal, bootstrap, self.config.gamma, self.config.gae_lambda)
+        r, c = self.rollout, self.config
+        ratios = (r.own_ratio[rows], r.between_ratio[rows]) if self.corrected else (None, None)
+        adv, ret = segment_gae(r.values[rows], reward, terminal, bootstrap, c.gamma, c.gae_lambda, *ratios)
         r.advantages[rows] = adv
         r.returns[rows] = ret
         rows.clear()
@@ -744,6 +817,12 @@ class BatchedTrainer:
         chosen, log_prob = step.action, step.log_prob
         if who == LEARNER and self.config.explore > 0:
             chosen, log_prob = self._explore(step.log_probs, torch.from_numpy(mask[:, columns]))
+            if self.corrected:  # the rollout's policy is what the clip is centred on; its ratio to the mix weighs
+                policy_log_prob = step.log_probs.gather(1, chosen[:, None]).squeeze(1)
+                own = (policy_log_prob - log_prob).exp().numpy()
+                r.own_ratio[rows] = own
+                self._pass_ratios(members, own, r.count)
+                log_prob = policy_log_prob
         actions_np = columns[chosen.numpy()]
         if who == LEARNER:
             r.actions[rows] = actions_np
@@ -759,11 +838,28 @@ class BatchedTrainer:
             r.count += k
         return list(zip(members, actions_np.tolist(), strict=True))
 
+    def _pass_ratios(self, members: list[int], own: np.ndarray, first_row: int) -> None:
+        """Close each acting seat's ratio product on its previous decision, give its new row (``first_row`` + j)
+        the product since the game's start, and put this move's ratio on every other seat's products (called
+        before the rows are appended: a segment's last row is the seat's previous one)."""
+        r = self.rollout
+        for j, i in enumerate(members):
+            table = self.tables[i]
+            seat = seat_of(table.env.agent_selection)
+            if table.segments[seat]:
+                r.between_ratio[table.segments[seat][-1]] = table.pending[seat]
+            table.pending[seat] = 1.0
+            r.prefix_ratio[first_row + j] = table.history[seat]
+            for other in range(len(table.pending)):
+                if other != seat:
+                    table.pending[other] *= float(own[j])
+                    table.history[other] *= float(own[j])
+
     def _explore(self, log_probs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """A move from the mix of the policy and the uniform over the legal moves (``explore`` of it uniform), and
-        its log-probability under that mix: PPO's ratio against it is the importance weight of the sample."""
-        uniform = mask.float() / mask.sum(1, keepdim=True)
-        mix = (1 - self.config.explore) * log_probs.exp() + self.config.explore * uniform
+        """A move from the mix of the policy and the policy ** ``explore_power`` over the legal moves, normalised
+        (``explore`` of it; power 0: the uniform), and its log-probability under that mix."""
+        flat = torch.where(mask, self.config.explore_power * log_probs, torch.full_like(log_probs, -torch.inf))
+        mix = (1 - self.config.explore) * log_probs.exp() + self.config.explore * torch.softmax(flat, dim=-1)
         chosen = torch.multinomial(mix, 1, generator=self.torch_rng).squeeze(1)
         return chosen, mix.gather(1, chosen[:, None]).squeeze(1).log()
 
@@ -780,6 +876,8 @@ class BatchedTrainer:
                 states = np.stack([position(t.env, s, self.num_players) for t, s in open_])
                 values = self.critic(torch.from_numpy(states))
         for (table, seat), value in zip(open_, values.tolist(), strict=True):
+            self.rollout.between_ratio[table.segments[seat][-1]] = table.pending[seat]
+            table.pending[seat] = 1.0
             self._close_segment(table.segments[seat], 0.0, terminal=False, bootstrap=value)
 
     # -- learning ---------------------------------------------------------------------------
@@ -795,6 +893,10 @@ class BatchedTrainer:
         columns_t, old_log_probs = torch.from_numpy(columns), torch.from_numpy(r.log_probs[:n])
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
         states = torch.from_numpy(r.state[:n])
+        # the surrogate's weight: the move's own ratio, and the other seats' ratios up to its state (their hidden
+        # cards there are weighed as the policy would have them); the values' weight: the latter alone
+        prefix = torch.from_numpy(r.prefix_ratio[:n]) if self.corrected else None
+        importance = torch.from_numpy(r.own_ratio[:n]) * prefix if self.corrected else None
         balance = torch.from_numpy(state_balance(r.obs[:n], c.state_balance)) if c.state_balance else None
         imitation = self.imitation_weight() if self.teacher is not None else 0.0
         teacher = torch.from_numpy(within[r.teacher[:n]])  # a legal action: among the columns
@@ -831,6 +933,8 @@ class BatchedTrainer:
                     c.vf_coef,
                     ent_coef,
                     weights,
+                    importance[idx] if importance is not None else None,
+                    prefix[idx] if prefix is not None else None,
                 )
                 if rollout_log_probs is not None:
                     proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx], weights)
@@ -854,6 +958,7 @@ class BatchedTrainer:
                 nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
                 self.optimizer.step()
                 if self.critic is not None:
+                    # no prefix weight: it reads the hidden cards, so its value of a state needs no belief
                     stats["critic_loss"] = self._fit_critic(states[idx], returns[idx])
                 for key, value in stats.items():
                     totals[key] = totals.get(key, 0.0) + value

@@ -15,6 +15,7 @@ from bidbluff import agents, envs
 from bidbluff.agents.networks import ActorCritic, masked_logits
 from bidbluff.agents.policy import CheckpointError, load_trainer_state, read_sidecar
 from bidbluff.cli import main
+from bidbluff.training import batched
 from bidbluff.training.batched import (
     BatchedConfig,
     BatchedTrainer,
@@ -58,6 +59,52 @@ def test_a_cut_sequence_bootstraps_and_gets_no_reward():
     assert ret == pytest.approx([0.375])
 
 
+def test_gae_with_every_ratio_one_is_plain_gae():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=6)
+    ones = np.ones(6, dtype=np.float32)
+    for terminal in (True, False):
+        plain = segment_gae(values, -1.0, terminal, 0.3, 0.9, 0.7)
+        weighed = segment_gae(values, -1.0, terminal, 0.3, 0.9, 0.7, own=ones, between=ones)
+        np.testing.assert_allclose(weighed[0], plain[0], rtol=1e-6)
+        np.testing.assert_allclose(weighed[1], plain[1], rtol=1e-6)
+
+
+def test_corrected_gae_is_the_policys_advantage_in_expectation_over_the_behaviours_moves():
+    """Seat A moves (value v0), the other seat answers from a mix (the policy's answer wins A +1, the other -1), A
+    moves again from a mix (value v1; its policy's move +1, the other -1) and the game ends.  Sampled from the
+    mixes, the corrected advantage of A's first move averages its advantage under the policies, and the corrected
+    value target averages the policy's value of the second state."""
+    rng = np.random.default_rng(1)
+    policy_answer, mix_answer = 0.9, 0.5  # the chance of the answer that wins A +1 (the policy's / the mix's)
+    policy_own, mix_own = 0.8, 0.6  # the chance of A's second move that wins +1
+    v0, v1 = 0.1, -0.2
+    first, second = [], []
+    for _ in range(40_000):
+        good_answer = rng.random() < mix_answer
+        between_first = (policy_answer if good_answer else 1 - policy_answer) / (
+            mix_answer if good_answer else 1 - mix_answer
+        )
+        if not good_answer:  # the answer ended the game at -1 before A's second move
+            adv, _ = segment_gae(np.array([v0]), -1.0, True, 0.0, 1.0, 1.0, np.ones(1), np.array([between_first]))
+            first.append(adv[0])
+            continue
+        good_move = rng.random() < mix_own
+        own_second = (policy_own if good_move else 1 - policy_own) / (mix_own if good_move else 1 - mix_own)
+        reward = 1.0 if good_move else -1.0
+        adv, ret = segment_gae(
+            np.array([v0, v1]), reward, True, 0.0, 1.0, 1.0, np.array([1.0, own_second]), np.array([between_first, 1.0])
+        )
+        first.append(adv[0])
+        second.append(ret[1])
+    value_second = policy_own - (1 - policy_own)  # the policy's value after the good answer: 0.6
+    value_first = policy_answer * value_second + (1 - policy_answer) * -1.0  # 0.44
+    assert np.mean(first) == pytest.approx(value_first - v0, abs=0.02)
+    assert np.mean(second) == pytest.approx(value_second, abs=0.02)
+    # the same samples as played estimate the mixes' value instead, far from the policy's
+    assert mix_answer * (mix_own - (1 - mix_own)) + (1 - mix_answer) * -1.0 - v0 < value_first - v0 - 0.3
+
+
 # -- the loss -------------------------------------------------------------------------
 def _loss(ratio, adv, clip=0.2):
     new = torch.tensor([math.log(ratio)], requires_grad=True)
@@ -94,6 +141,26 @@ def test_a_bad_action_made_likelier_keeps_its_full_penalty():
     loss, grad, _ = _loss(2.0, -1.0)
     assert loss == pytest.approx(2.0)  # the pessimistic (unclipped) term
     assert grad == pytest.approx(2.0)
+
+
+def test_decoupled_surrogate_weighs_the_clip_around_the_rollouts_policy():
+    """A rare move the mix explored (the policy's chance a fifth of the mix's), with a negative advantage: centred
+    on the mix, the ratio starts at 0.2, below the clip, and the step cannot make the move rarer; centred on the
+    rollout's policy, with the weight 0.2 outside, it can."""
+    policy, mix, adv = math.log(0.02), math.log(0.1), torch.tensor([-1.0])
+    coupled = torch.tensor([policy], requires_grad=True)
+    loss, _ = ppo_loss(coupled, torch.tensor([mix]), adv, *[torch.zeros(1)] * 3, 0.1, vf_coef=0.5, ent_coef=0.0)
+    loss.backward()
+    assert float(coupled.grad[0]) == 0.0
+    decoupled = torch.tensor([policy], requires_grad=True)
+    weight = torch.tensor([0.2])
+    loss, stats = ppo_loss(
+        decoupled, torch.tensor([policy]), adv, *[torch.zeros(1)] * 3, 0.1, vf_coef=0.5, ent_coef=0.0, importance=weight
+    )
+    loss.backward()
+    assert float(loss.detach()) == pytest.approx(0.2)  # the weight times -A r at r = 1
+    assert float(decoupled.grad[0]) == pytest.approx(0.2)  # descending it makes the move rarer
+    assert stats["approx_kl"] == pytest.approx(0.0)
 
 
 def test_value_and_entropy_terms():
@@ -562,6 +629,95 @@ def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_un
     assert np.abs(r.log_probs[:n] - np.log(policy[np.arange(n), r.actions[:n]])).max() > 0.05
     with pytest.raises(ValueError, match="explore must be in"):
         BatchedTrainer(BatchedConfig("liars_dice_v0", explore=1.0, out=str(tmp_path / "x")), progress_bar=False)
+
+
+def test_corrected_returns_record_each_moves_ratio_and_the_other_seats_ratios_until_the_seats_next_move(
+    tmp_path, monkeypatch
+):
+    config = _two_by_one(tmp_path, num_games=1, rollout_steps=300, explore=0.5, explore_correction="importance")
+    trainer = BatchedTrainer(config, progress_bar=False)
+    with torch.no_grad():
+        bias = trainer.net.action_head.bias
+        bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
+    ends: list[int] = []  # the rollout's count at each game's end: one table, so a game's rows run in order
+    finish = trainer._finish
+
+    def noting(table, truncated):
+        ends.append(trainer.rollout.count)
+        finish(table, truncated)
+
+    trainer._finish = noting
+    started(trainer)
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    with torch.no_grad():
+        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
+        policy = torch.softmax(masked_logits(logits, torch.from_numpy(r.mask[:n])), dim=-1).numpy()
+    chosen = policy[np.arange(n), r.actions[:n]]
+    mix = (0.5 * policy + 0.5 * r.mask[:n] / r.mask[:n].sum(1, keepdims=True))[np.arange(n), r.actions[:n]]
+    np.testing.assert_allclose(r.own_ratio[:n], chosen / mix, rtol=1e-4)
+    # the clip is centred on the rollout's policy: its probability is the one recorded, the mix's is the weight
+    np.testing.assert_allclose(r.log_probs[:n], np.log(chosen), atol=1e-4)
+    assert len(ends) > 5 and r.own_ratio[:n].min() < 0.5 < 1.5 < r.own_ratio[:n].max()
+    start, differs = 0, False
+    for end in ends:  # two seats take turns: a move's other-seat product is the next move's own ratio
+        np.testing.assert_allclose(r.between_ratio[start : end - 1], r.own_ratio[start + 1 : end], rtol=1e-6)
+        assert r.between_ratio[end - 1] == 1.0  # nothing followed the game's last move
+        # a row's product from the game's start runs over the other seat's moves before it: every second one
+        for t in range(start, end):
+            before = [r.own_ratio[u] for u in range(t - 1, start - 1, -2)]
+            np.testing.assert_allclose(r.prefix_ratio[t], np.prod(before), rtol=1e-5)
+        for first in (start, start + 1):  # each seat's rows, closed with its reward, +1 or -1
+            rows = list(range(first, end, 2))
+            if not rows:
+                continue
+            g, lam = config.gamma, config.gae_lambda
+            ratios = r.own_ratio[rows], r.between_ratio[rows]
+            fits = [segment_gae(r.values[rows], reward, True, 0.0, g, lam, *ratios) for reward in (1.0, -1.0)]
+            assert any(np.allclose(adv, r.advantages[rows], atol=1e-5) for adv, _ in fits)
+            plain = [segment_gae(r.values[rows], reward, True, 0.0, g, lam)[0] for reward in (1.0, -1.0)]
+            differs |= not any(np.allclose(adv, r.advantages[rows], atol=1e-5) for adv in plain)
+        start = end
+    assert differs, "the recorded advantages are the reweighed ones, not the game as played"
+    calls = []
+    loss = batched.ppo_loss
+
+    def recording(*args, **kwargs):
+        calls.append((args[10].clone(), args[11].clone()))  # the surrogate's and the values' weights
+        return loss(*args, **kwargs)
+
+    monkeypatch.setattr(batched, "ppo_loss", recording)
+    trainer.update()
+    epoch = -(-n // config.minibatch_size)
+    surrogate = torch.cat([c[0] for c in calls[:epoch]]).sort().values.numpy()
+    values = torch.cat([c[1] for c in calls[:epoch]]).sort().values.numpy()
+    np.testing.assert_allclose(surrogate, np.sort(r.own_ratio[:n] * r.prefix_ratio[:n]), rtol=1e-6)
+    np.testing.assert_allclose(values, np.sort(r.prefix_ratio[:n]), rtol=1e-6)
+    with pytest.raises(ValueError, match="needs explore > 0"):
+        BatchedTrainer(_two_by_one(tmp_path, explore_correction="importance"), progress_bar=False)
+    with pytest.raises(ValueError, match="none or importance"):
+        BatchedTrainer(_two_by_one(tmp_path, explore=0.1, explore_correction="weighed"), progress_bar=False)
+
+
+def test_explore_power_draws_the_exploring_share_from_the_flattened_policy(tmp_path):
+    config = _two_by_one(tmp_path, rollout_steps=300, explore=0.5, explore_power=0.5)
+    trainer = BatchedTrainer(config, progress_bar=False)
+    with torch.no_grad():
+        bias = trainer.net.action_head.bias
+        bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
+    started(trainer)
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    with torch.no_grad():
+        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
+        masked = masked_logits(logits, torch.from_numpy(r.mask[:n]))
+        policy = torch.softmax(masked, dim=-1).numpy()
+        flattened = torch.softmax(0.5 * masked, dim=-1).numpy()  # the policy ** 0.5, normalised
+    mix = 0.5 * policy + 0.5 * flattened
+    np.testing.assert_allclose(r.log_probs[:n], np.log(mix[np.arange(n), r.actions[:n]]), atol=1e-4)
+    assert r.mask[np.arange(n), r.actions[:n]].all()
+    with pytest.raises(ValueError, match="explore_power must be in"):
+        BatchedTrainer(_two_by_one(tmp_path, explore=0.1, explore_power=1.0), progress_bar=False)
 
 
 # -- a critic of the whole position ------------------------------------------------------------
