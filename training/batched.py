@@ -174,9 +174,10 @@ class BatchedConfig:
     explore: float = field(
         default=0.0,
         metadata={
-            "help": "share of the learner's moves in the rollout taken uniformly among the legal ones, so that the "
-            "states only a best response steers to are visited; the update's ratio is against the mix it "
-            "sampled from (0: on-policy), or as --explore-correction says"
+            "help": "share of the learner's moves in the rollout drawn from an exploring distribution over the "
+            "legal ones (--explore-power; uniform by default, so that the states only a best response steers to "
+            "are visited); the update's ratio is against the mix it sampled from (0: on-policy), or as "
+            "--explore-correction says"
         },
     )
     explore_power: float = field(
@@ -328,22 +329,16 @@ def segment_gae(
     advantages = np.empty(len(values), dtype=np.float32)
     next_value = 0.0 if terminal else float(bootstrap)
     step_reward = float(reward) if terminal else 0.0
-    running = 0.0
-    if own is None or between is None:
-        for t in range(len(values) - 1, -1, -1):
-            delta = step_reward + gamma * next_value - float(values[t])
-            running = delta + gamma * lam * running
-            advantages[t] = running
-            next_value, step_reward = float(values[t]), 0.0
-        return advantages, advantages + np.asarray(values, dtype=np.float32)
-    next_own = 0.0
+    running, next_own = 0.0, 1.0
     for t in range(len(values) - 1, -1, -1):
-        weight = float(between[t])
+        weight = 1.0 if between is None else float(between[t])
         delta = weight * (step_reward + gamma * next_value) - float(values[t])
         running = delta + gamma * lam * weight * next_own * running
         advantages[t] = running
-        next_value, step_reward, next_own = float(values[t]), 0.0, float(own[t])
-    return advantages, np.asarray(values, dtype=np.float32) + np.asarray(own, dtype=np.float32) * advantages
+        next_value, step_reward = float(values[t]), 0.0
+        next_own = 1.0 if own is None else float(own[t])
+    weighed = advantages if own is None else np.asarray(own, dtype=np.float32) * advantages
+    return advantages, np.asarray(values, dtype=np.float32) + weighed
 
 
 def ppo_loss(
