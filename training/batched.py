@@ -723,8 +723,7 @@ class BatchedTrainer:
         rewards = [0.0 if truncated else float(env.rewards[a]) for a in env.possible_agents]
         for seat, rows in enumerate(table.segments):
             if rows:
-                self.rollout.between_ratio[rows[-1]] = table.pending[seat]
-                self._close_segment(rows, rewards[seat], terminal=True, bootstrap=0.0)
+                self._close_segment(table, seat, rewards[seat], terminal=True, bootstrap=0.0)
         result = outcome(list(env.game_state.scores()), table.seats)
         for who, score in result.against:
             self.league.record(who, score)
@@ -743,9 +742,16 @@ class BatchedTrainer:
                 continue
             return table.seats[seat_of(table.env.agent_selection)]
 
-    def _close_segment(self, rows: list[int], reward: float, terminal: bool, bootstrap: float) -> None:
+    def _close_segment(self, table: Table, seat: int, reward: float, terminal: bool, bootstrap: float) -> None:
+        """GAE over ``seat``'s open decisions at ``table``; with ratios, the other seats' product since its last
+        decision closes on that decision first."""
         r, c = self.rollout, self.config
-        ratios = (r.own_ratio[rows], r.between_ratio[rows]) if self.corrected else (None, None)
+        rows = table.segments[seat]
+        ratios = None, None
+        if self.corrected:
+            r.between_ratio[rows[-1]] = table.pending[seat]
+            table.pending[seat] = 1.0
+            ratios = r.own_ratio[rows], r.between_ratio[rows]
         adv, ret = segment_gae(r.values[rows], reward, terminal, bootstrap, c.gamma, c.gae_lambda, *ratios)
         r.advantages[rows] = adv
         r.returns[rows] = ret
@@ -871,9 +877,7 @@ class BatchedTrainer:
                 states = np.stack([position(t.env, s, self.num_players) for t, s in open_])
                 values = self.critic(torch.from_numpy(states))
         for (table, seat), value in zip(open_, values.tolist(), strict=True):
-            self.rollout.between_ratio[table.segments[seat][-1]] = table.pending[seat]
-            table.pending[seat] = 1.0
-            self._close_segment(table.segments[seat], 0.0, terminal=False, bootstrap=value)
+            self._close_segment(table, seat, 0.0, terminal=False, bootstrap=value)
 
     # -- learning ---------------------------------------------------------------------------
     def update(self) -> dict[str, float]:

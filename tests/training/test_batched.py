@@ -610,18 +610,29 @@ def _two_by_one(tmp_path, **changes) -> BatchedConfig:
     return BatchedConfig("liars_dice_v0", **{**options, **changes})
 
 
-def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_under_it(tmp_path):
-    trainer = BatchedTrainer(_two_by_one(tmp_path, rollout_steps=300, explore=0.5), progress_bar=False)
-    with torch.no_grad():  # a policy far from uniform, so that the mix differs from it
+def _skew(trainer: BatchedTrainer) -> None:
+    """A policy far from uniform, so that an exploring mix differs from it."""
+    with torch.no_grad():
         bias = trainer.net.action_head.bias
         bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
+
+
+def _rollout_logits(trainer: BatchedTrainer) -> torch.Tensor:
+    """The network's masked logits at every decision of the rollout just collected."""
+    r, n = trainer.rollout, trainer.rollout.count
+    with torch.no_grad():
+        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
+        return masked_logits(logits, torch.from_numpy(r.mask[:n]))
+
+
+def test_explore_takes_legal_moves_from_the_mix_and_records_their_probability_under_it(tmp_path):
+    trainer = BatchedTrainer(_two_by_one(tmp_path, rollout_steps=300, explore=0.5), progress_bar=False)
+    _skew(trainer)
     started(trainer)
     trainer.collect()
     r, n = trainer.rollout, trainer.rollout.count
     assert r.mask[np.arange(n), r.actions[:n]].all()
-    with torch.no_grad():
-        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
-        policy = torch.softmax(masked_logits(logits, torch.from_numpy(r.mask[:n])), dim=-1).numpy()
+    policy = torch.softmax(_rollout_logits(trainer), dim=-1).numpy()
     uniform = r.mask[:n] / r.mask[:n].sum(1, keepdims=True)
     mix = 0.5 * policy + 0.5 * uniform
     np.testing.assert_allclose(r.log_probs[:n], np.log(mix[np.arange(n), r.actions[:n]]), atol=1e-4)
@@ -636,9 +647,7 @@ def test_corrected_returns_record_each_moves_ratio_and_the_other_seats_ratios_un
 ):
     config = _two_by_one(tmp_path, num_games=1, rollout_steps=300, explore=0.5, explore_correction="importance")
     trainer = BatchedTrainer(config, progress_bar=False)
-    with torch.no_grad():
-        bias = trainer.net.action_head.bias
-        bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
+    _skew(trainer)
     ends: list[int] = []  # the rollout's count at each game's end: one table, so a game's rows run in order
     finish = trainer._finish
 
@@ -650,9 +659,7 @@ def test_corrected_returns_record_each_moves_ratio_and_the_other_seats_ratios_un
     started(trainer)
     trainer.collect()
     r, n = trainer.rollout, trainer.rollout.count
-    with torch.no_grad():
-        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
-        policy = torch.softmax(masked_logits(logits, torch.from_numpy(r.mask[:n])), dim=-1).numpy()
+    policy = torch.softmax(_rollout_logits(trainer), dim=-1).numpy()
     chosen = policy[np.arange(n), r.actions[:n]]
     mix = (0.5 * policy + 0.5 * r.mask[:n] / r.mask[:n].sum(1, keepdims=True))[np.arange(n), r.actions[:n]]
     np.testing.assert_allclose(r.own_ratio[:n], chosen / mix, rtol=1e-4)
@@ -702,17 +709,13 @@ def test_corrected_returns_record_each_moves_ratio_and_the_other_seats_ratios_un
 def test_explore_power_draws_the_exploring_share_from_the_flattened_policy(tmp_path):
     config = _two_by_one(tmp_path, rollout_steps=300, explore=0.5, explore_power=0.5)
     trainer = BatchedTrainer(config, progress_bar=False)
-    with torch.no_grad():
-        bias = trainer.net.action_head.bias
-        bias.copy_(3 * torch.randn(bias.shape, generator=torch.Generator().manual_seed(0)))
+    _skew(trainer)
     started(trainer)
     trainer.collect()
     r, n = trainer.rollout, trainer.rollout.count
-    with torch.no_grad():
-        logits, _ = trainer.net(torch.from_numpy(r.obs[:n]))
-        masked = masked_logits(logits, torch.from_numpy(r.mask[:n]))
-        policy = torch.softmax(masked, dim=-1).numpy()
-        flattened = torch.softmax(0.5 * masked, dim=-1).numpy()  # the policy ** 0.5, normalised
+    masked = _rollout_logits(trainer)
+    policy = torch.softmax(masked, dim=-1).numpy()
+    flattened = torch.softmax(0.5 * masked, dim=-1).numpy()  # the policy ** 0.5, normalised
     mix = 0.5 * policy + 0.5 * flattened
     np.testing.assert_allclose(r.log_probs[:n], np.log(mix[np.arange(n), r.actions[:n]]), atol=1e-4)
     assert r.mask[np.arange(n), r.actions[:n]].all()
