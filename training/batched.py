@@ -216,11 +216,14 @@ class BatchedConfig:
             "a separate critic's value of every seat's observation at once (the hidden dice and cards too). A "
             "baseline of the whole position leaves the policy gradient unbiased and takes out of each advantage "
             "the outcome noise of what the seat cannot see, which at 2 players x 1 die is most of it; the "
-            "policy still reads its own observation alone (an asymmetric actor-critic)"
+            "policy still reads its own observation alone (an asymmetric actor-critic); q: that critic also values "
+            "every move from the position, and the policy steps on all its legal moves at once, each by its "
+            "value's gap to the policy's mean (an all-actions gradient, as COMA's counterfactual baseline), not on "
+            "the one move sampled and its return"
         },
     )
     critic_arch: list[int] = field(
-        default_factory=lambda: [256, 256], metadata={"help": "hidden layers of --critic state's network"}
+        default_factory=lambda: [256, 256], metadata={"help": "hidden layers of --critic state's and q's network"}
     )
     state_balance: float = field(
         default=0.0,
@@ -354,19 +357,23 @@ def ppo_loss(
     weights: torch.Tensor | None = None,
     importance: torch.Tensor | None = None,
     value_weights: torch.Tensor | None = None,
+    policy_loss: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, dict[str, float]]:
     """PPO's clipped surrogate + ``vf_coef`` x value MSE / 2 - ``ent_coef`` x entropy, and its parts.
     ``weights``: each row's weight in the surrogate and the entropy (the value's loss stays unweighted).
     ``importance``: each row's behaviour-to-policy weight on its surrogate alone (decoupled PPO, Hilton et al.
     2022: ``old_log_prob`` is then the rollout's policy, which the clip keeps the step near, not the behaviour).
-    ``value_weights``: each row's weight in the value's loss."""
+    ``value_weights``: each row's weight in the value's loss.  ``policy_loss``: the policy's term computed
+    elsewhere (``all_actions_loss``), in place of the sampled move's surrogate (the ratio's statistics stay the
+    sampled move's)."""
     log_ratio = new_log_prob - old_log_prob
     ratio = log_ratio.exp()
     weight = 1.0 if weights is None else weights
     surrogate = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - clip_range, 1 + clip_range))
     if importance is not None:
         surrogate = importance * surrogate
-    policy_loss = (weight * surrogate).mean()
+    if policy_loss is None:
+        policy_loss = (weight * surrogate).mean()
     value_loss = 0.5 * ((1.0 if value_weights is None else value_weights) * (new_values - returns).pow(2)).mean()
     loss = policy_loss + vf_coef * value_loss - ent_coef * (weight * entropy).mean()
     with torch.no_grad():
@@ -421,22 +428,54 @@ def frozen(net: ActorCritic) -> ActorCritic:
     return copy.deepcopy(net).requires_grad_(False)
 
 
-CRITICS = ("own", "state")
+CRITICS = ("own", "state", "q")
 
 
 class StateCritic(nn.Module):
     """``--critic state``'s value network: the value of a whole position, read from every seat's observation
     (``position``).  It is a baseline for the policy gradient and a bootstrap for GAE, never an input of the
     policy, so what it knows of the hidden dice or cards biases nothing the policy does: a baseline that depends
-    on the position and not on the action taken leaves the gradient's expectation as it was."""
+    on the position and not on the action taken leaves the gradient's expectation as it was.
 
-    def __init__(self, state_size: int, widths: list[int], activation: str) -> None:
+    With ``actions`` (``--critic q``) it also values each action id from the position (``action_values``): the
+    acting seat's return after that move, the same position's value for every move, so a move never sampled
+    there is valued from the moves that were, and from positions like it."""
+
+    def __init__(self, state_size: int, widths: list[int], activation: str, actions: int = 0) -> None:
         super().__init__()
         self.body = mlp(state_size, widths, activation)
         self.head = layer(widths[-1] if widths else state_size, 1, 1.0)
+        self.q_head = layer(widths[-1] if widths else state_size, actions, 1.0) if actions else None
 
     def forward(self, states: torch.Tensor) -> torch.Tensor:
         return self.head(self.body(states)).squeeze(-1)
+
+    def both(self, states: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(the position's value (B,), every action id's value (B, actions))."""
+        if self.q_head is None:
+            raise ValueError("this critic values positions only (--critic state, not q)")
+        hidden = self.body(states)
+        return self.head(hidden).squeeze(-1), self.q_head(hidden)
+
+
+def all_actions_loss(
+    log_probs: torch.Tensor,
+    old_log_probs: torch.Tensor,
+    action_advantages: torch.Tensor,
+    mask: torch.Tensor,
+    clip_range: float,
+    weights: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """PPO's clipped surrogate over every legal move of each row at once, each weighed by the rollout policy's
+    chance of it: the expectation over the move of what ``ppo_loss`` samples (the tabular control's exact step, with
+    a critic's advantages in place of the true ones).  ``action_advantages``: each move's value less the rollout
+    policy's mean value there."""
+    old = torch.where(mask, old_log_probs, torch.zeros_like(old_log_probs))
+    ratio = torch.where(mask, (log_probs - old).exp(), torch.zeros_like(log_probs))
+    clipped = ratio.clamp(1 - clip_range, 1 + clip_range)
+    surrogate = torch.max(-action_advantages * ratio, -action_advantages * clipped)
+    per_row = torch.where(mask, old.exp() * surrogate, torch.zeros_like(surrogate)).sum(-1)
+    return ((1.0 if weights is None else weights) * per_row).mean()
 
 
 def position(env: Any, seat: int, players: int, own: np.ndarray | None = None) -> np.ndarray:
@@ -604,8 +643,13 @@ class BatchedTrainer:
         self.magnet = frozen(self.net) if config.magnet_coef > 0 else None  # starts near uniform, then trails
         self.corrected = config.explore_correction == "importance"
         self.critic = self.critic_optimizer = None
-        if config.critic == "state":
-            self.critic = StateCritic(self.num_players * game.observation_size, config.critic_arch, config.activation)
+        if config.critic in ("state", "q"):
+            self.critic = StateCritic(
+                self.num_players * game.observation_size,
+                config.critic_arch,
+                config.activation,
+                game.codec.n if config.critic == "q" else 0,
+            )
             self.critic_optimizer = torch.optim.Adam(self.critic.parameters(), lr=config.learning_rate, eps=1e-5)
         self.average: ActorCritic | None = None  # the mean of the weights since average_from (see average_step)
         self.averaged = 0  # updates in that mean
@@ -625,8 +669,14 @@ class BatchedTrainer:
                 self.magnet.load_state_dict(own["magnet"])
             if self.critic is not None:
                 if "critic" not in own:
-                    raise FileNotFoundError(f"--resume: {path.name} holds no critic for --critic state")
-                self.critic.load_state_dict(own["critic"])
+                    raise FileNotFoundError(f"--resume: {path.name} holds no critic for --critic {config.critic}")
+                try:
+                    self.critic.load_state_dict(own["critic"])
+                except RuntimeError as error:
+                    raise ValueError(
+                        f"--resume: {path.name}'s critic does not fit --critic {config.critic} "
+                        f"--critic-arch {','.join(map(str, config.critic_arch))}: {error}"
+                    ) from None
                 self.critic_optimizer.load_state_dict(own["critic_optimizer"])
             if "average" in own:
                 self.average = frozen(self.net)
@@ -891,7 +941,7 @@ class BatchedTrainer:
         mask, actions = torch.from_numpy(r.mask[:n, columns]), torch.from_numpy(within[r.actions[:n]])
         columns_t, old_log_probs = torch.from_numpy(columns), torch.from_numpy(r.log_probs[:n])
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
-        states = torch.from_numpy(r.state[:n])
+        states, ids = torch.from_numpy(r.state[:n]), torch.from_numpy(r.actions[:n])
         # the surrogate's weight: the move's own ratio, and the other seats' ratios up to its state (their hidden
         # cards there are weighed as the policy would have them); the values' weight: the latter alone
         prefix = torch.from_numpy(r.prefix_ratio[:n]) if self.corrected else None
@@ -904,9 +954,14 @@ class BatchedTrainer:
             for group in optimizer.param_groups:
                 group["lr"] = learning_rate
         ent_coef = self.entropy_coefficient()
+        q_critic = c.critic == "q"
         with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet
-            rollout_log_probs = self._log_probs(self.net, obs, mask, columns_t) if c.kl_coef > 0 else None
+            need_rollout = c.kl_coef > 0 or q_critic
+            rollout_log_probs = self._log_probs(self.net, obs, mask, columns_t) if need_rollout else None
             magnet_log_probs = self._log_probs(self.magnet, obs, mask, columns_t) if self.magnet is not None else None
+            action_advantages = (
+                self._action_advantages(states, mask, columns_t, rollout_log_probs) if q_critic else None
+            )
         totals: dict[str, float] = {}
         batches = epochs = 0
         for _ in range(c.n_epochs):
@@ -921,6 +976,15 @@ class BatchedTrainer:
                 weights = balance[idx] if balance is not None else None
                 if c.normalize_advantages and len(idx) > 1:
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                policy_loss = None
+                if action_advantages is not None:
+                    row_weights = prefix[idx] if prefix is not None else None
+                    if weights is not None:
+                        row_weights = weights if row_weights is None else weights * row_weights
+                    policy_loss = all_actions_loss(
+                        new.log_probs, rollout_log_probs[idx], action_advantages[idx], mask[idx], c.clip_range,
+                        row_weights,
+                    )  # fmt: skip
                 loss, stats = ppo_loss(
                     new.log_prob,
                     old_log_probs[idx],
@@ -934,8 +998,9 @@ class BatchedTrainer:
                     weights,
                     importance[idx] if importance is not None else None,
                     prefix[idx] if prefix is not None else None,
+                    policy_loss,
                 )
-                if rollout_log_probs is not None:
+                if rollout_log_probs is not None and c.kl_coef > 0:
                     proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx], weights)
                     loss = loss + c.kl_coef * proximal
                     stats["kl_rollout"] = float(proximal.detach())
@@ -958,7 +1023,7 @@ class BatchedTrainer:
                 self.optimizer.step()
                 if self.critic is not None:
                     # no prefix weight: it reads the hidden cards, so its value of a state needs no belief
-                    stats["critic_loss"] = self._fit_critic(states[idx], returns[idx])
+                    stats["critic_loss"] = self._fit_critic(states[idx], returns[idx], ids[idx] if q_critic else None)
                 for key, value in stats.items():
                     totals[key] = totals.get(key, 0.0) + value
                 epoch_kl.append(stats["approx_kl"])
@@ -987,10 +1052,26 @@ class BatchedTrainer:
         out["epochs"] = epochs
         return out
 
-    def _fit_critic(self, states: torch.Tensor, returns: torch.Tensor) -> float:
+    def _action_advantages(
+        self, states: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor, log_probs: torch.Tensor
+    ) -> torch.Tensor:
+        """``--critic q``: each legal move's value from the row's position, less the rollout policy's mean of
+        them (over the update's columns; zero where illegal)."""
+        _, q = self.critic.both(states)
+        q = q[:, columns]
+        mean = torch.where(mask, log_probs.exp() * q, torch.zeros_like(q)).sum(-1, keepdim=True)
+        return torch.where(mask, q - mean, torch.zeros_like(q))
+
+    def _fit_critic(self, states: torch.Tensor, returns: torch.Tensor, actions: torch.Tensor | None = None) -> float:
         """One step of ``--critic state``'s network toward the returns (its own optimizer: the policy's loss
-        does not reach it, nor its loss the policy)."""
-        loss = 0.5 * (self.critic(states) - returns).pow(2).mean()
+        does not reach it, nor its loss the policy); with ``actions`` (``--critic q``) the value of the move
+        taken as well, toward the same return (the later moves' ratios are in it, so it is the policy's)."""
+        if actions is None:
+            loss = 0.5 * (self.critic(states) - returns).pow(2).mean()
+        else:
+            value, q = self.critic.both(states)
+            taken = q.gather(1, actions[:, None]).squeeze(1)
+            loss = 0.5 * ((value - returns).pow(2) + (taken - returns).pow(2)).mean()
         self.critic_optimizer.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(self.critic.parameters(), self.config.max_grad_norm)

@@ -470,6 +470,7 @@ class ControlConfig:
     policy_net: str = ""  # "": the table; "TRUNK:W1,W2": an ActorCritic's policy on each state's env observation
     compact_obs: bool = False  # the network sees only the observation's columns that vary over the tree
     value_learning_rate: float = 0.0  # the value table's (0: learning_rate)
+    state_samples: int = 0  # exact mode, > 0: the states weighed by this many on-policy draws, not their visit odds
     eval_every: int = 10  # updates
     seed: int = 0
 
@@ -698,23 +699,37 @@ class TabularControl:
         return stats
 
     def update_exact(self, ev: Evaluation, policy: np.ndarray, ent_coef: float, kl_coef: float) -> dict[str, float]:
-        """The expectation of the sampled loss: each (state, action) weighted by its on-policy frequency."""
+        """The expectation of the sampled loss: each (state, action) weighted by its on-policy frequency.  With
+        ``state_samples``, only the states are sampled (a multinomial draw of that many decisions from the visit
+        odds) and every action there keeps its exact advantage: the noise of which states a rollout meets, apart
+        from the noise of the moves and returns it sees there."""
         c = self.config
-        weight = torch.from_numpy(ev.visit / ev.visit.sum())  # share of the rollout's decisions at each state
+        share = ev.visit / ev.visit.sum()  # share of the rollout's decisions at each state
+        rows = None
+        if c.state_samples:
+            counts = self.rng.multinomial(c.state_samples, share)
+            rows = np.flatnonzero(counts)
+            share = counts[rows] / c.state_samples
+            policy, advantages = policy[rows], ev.advantages[rows]
+        else:
+            advantages = ev.advantages
+        mask = self.mask if rows is None else self.mask[rows]
+        weight = torch.from_numpy(share)
         pi_old = torch.from_numpy(policy)
-        adv = torch.from_numpy(np.where(self.tree.mask, ev.advantages, 0.0))
+        adv = torch.from_numpy(np.where(mask.numpy(), advantages, 0.0))
         if c.normalize_advantages:
             std = math.sqrt(float((weight[:, None] * pi_old * adv.pow(2)).sum()))
             adv = adv / (std + 1e-8)
-        log_old = torch.log(torch.where(self.mask, pi_old, torch.ones_like(pi_old)))
+        log_old = torch.log(torch.where(mask, pi_old, torch.ones_like(pi_old)))
+        row_index = None if rows is None else torch.from_numpy(rows)
         stats: dict[str, float] = {}
         for _ in range(c.n_epochs):
-            log_pi = self.log_policy()
-            ratio = torch.where(self.mask, (log_pi - log_old).exp(), torch.zeros_like(log_pi))
+            log_pi = self.log_policy(rows=row_index)
+            ratio = torch.where(mask, (log_pi - log_old).exp(), torch.zeros_like(log_pi))
             clipped = ratio.clamp(1 - c.clip_range, 1 + c.clip_range)
             surrogate = torch.max(-adv * ratio, -adv * clipped)
             policy_loss = (weight[:, None] * pi_old * surrogate).sum()
-            ent_rows, kl_rows = self._regularisers(log_pi, kl_coef)
+            ent_rows, kl_rows = self._regularisers(log_pi, kl_coef, row_index)
             loss = policy_loss - ent_coef * (weight * ent_rows).sum() + kl_coef * (weight * kl_rows).sum()
             self._step(loss)
             stats = {"policy_loss": float(policy_loss.detach()), "entropy": float((weight * ent_rows).sum().detach())}

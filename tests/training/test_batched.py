@@ -19,6 +19,7 @@ from bidbluff.training import batched
 from bidbluff.training.batched import (
     BatchedConfig,
     BatchedTrainer,
+    all_actions_loss,
     explained_variance,
     position,
     ppo_loss,
@@ -793,8 +794,106 @@ def test_a_state_critic_run_resumes_with_its_critic_and_refuses_a_checkpoint_wit
     config = BatchedConfig(**{**json.loads((plain / "config.json").read_text()), "critic": "state"})
     with pytest.raises(FileNotFoundError, match="holds no critic"):
         BatchedTrainer(config, resume=True, progress_bar=False)
-    with pytest.raises(ValueError, match="critic must be one of own, state"):
+    with pytest.raises(ValueError, match="critic must be one of own, state, q"):
         BatchedTrainer(BatchedConfig("liars_dice_v0", critic="oracle", out=str(tmp_path / "x")), progress_bar=False)
+
+
+# -- a critic of every move: the all-actions step ------------------------------------------------------
+def test_the_all_actions_loss_is_the_policy_gradient_over_every_legal_move():
+    """At the rollout's policy its gradient is that of -sum_a pi(a) A(a): every legal move pushed by its own
+    advantage in proportion to its chance, illegal ones by nothing, whatever their advantage."""
+    torch.manual_seed(0)
+    logits = torch.randn(5, 7, requires_grad=True)
+    mask = torch.rand(5, 7) > 0.3
+    mask[:, 0] = True
+    advantages = torch.where(mask, torch.randn(5, 7), torch.full((5, 7), 1e6))  # huge where illegal: ignored
+    weights = torch.rand(5)
+    log_probs = torch.log_softmax(masked_logits(logits, mask), -1)
+    all_actions_loss(log_probs, log_probs.detach(), advantages, mask, 0.2, weights).backward()
+    ours = logits.grad.clone()
+    logits.grad = None
+    probs = torch.softmax(masked_logits(logits, mask), -1)
+    expected = -(weights * torch.where(mask, probs * advantages, torch.zeros(5, 7)).sum(-1)).mean()
+    expected.backward()
+    torch.testing.assert_close(ours, logits.grad)
+
+
+def test_the_all_actions_loss_clips_each_move_on_its_own_ratio():
+    old = torch.log(torch.tensor([[0.5, 0.5]]))
+    mask = torch.ones(1, 2, dtype=torch.bool)
+    advantages = torch.tensor([[1.0, -1.0]])
+    new = torch.log(torch.tensor([[0.7, 0.3]])).requires_grad_(True)  # both moves already past a clip of 0.2
+    all_actions_loss(new, old, advantages, mask, 0.2).backward()
+    assert torch.equal(new.grad, torch.zeros(1, 2))
+    near = torch.log(torch.tensor([[0.55, 0.45]])).requires_grad_(True)  # inside the clip: both still pushed
+    all_actions_loss(near, old, advantages, mask, 0.2).backward()
+    assert near.grad[0, 0] < 0 < near.grad[0, 1]
+
+
+def test_the_q_critic_values_every_move_and_steers_the_policy_by_them(tmp_path, monkeypatch):
+    trainer = started(
+        BatchedTrainer(_state_critic_config(tmp_path, critic="q", learning_rate=3e-3), progress_bar=False)
+    )
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    with torch.no_grad():
+        value, q = trainer.critic.both(torch.from_numpy(r.state[:n]))
+    assert q.shape == (n, r.mask.shape[1])  # a value for every action id
+    np.testing.assert_allclose(r.values[:n], value.numpy(), atol=1e-6)  # GAE's baseline: the position's value
+    # a critic that calls one legal move best everywhere: the update raises that move's chance where it is legal
+    favoured = int(np.flatnonzero(r.mask[:n].sum(0) == r.mask[:n].sum(0).max())[0])
+    gaps = []
+
+    def favour(states, mask, columns, log_probs):
+        gap = torch.where(mask, torch.full(mask.shape, -0.5), torch.zeros(mask.shape))
+        gap[:, int(np.flatnonzero(columns.numpy() == favoured)[0])] = 1.0
+        gaps.append(gap)
+        return torch.where(mask, gap, torch.zeros_like(gap))
+
+    monkeypatch.setattr(trainer, "_action_advantages", favour)
+    rows = np.flatnonzero(r.mask[:n, favoured])
+    obs, legal = torch.from_numpy(r.obs[rows]), torch.from_numpy(r.mask[rows])
+    with torch.no_grad():
+        before = torch.softmax(masked_logits(trainer.net.logits(obs), legal), -1)[:, favoured]
+    critic_before = [p.detach().clone() for p in trainer.critic.parameters()]
+    stats = trainer.update()
+    with torch.no_grad():
+        after = torch.softmax(masked_logits(trainer.net.logits(obs), legal), -1)[:, favoured]
+    assert gaps and (after > before).float().mean() > 0.95
+    assert stats["critic_loss"] > 0
+    assert not torch.equal(critic_before[-1], trainer.critic.q_head.bias.detach())  # the move values learn too
+
+
+def test_the_q_critic_learns_the_value_of_a_challenge_from_the_position(tmp_path):
+    """With both cups in view and the move known, the critic's value of the move taken explains the return
+    better than the position's value alone (a challenge's outcome, for one, is fixed by the cups and the move)."""
+    trainer = started(BatchedTrainer(_state_critic_config(tmp_path, critic="q", rollout_steps=2048, minibatch_size=256,
+                                                          n_epochs=4, learning_rate=3e-3, critic_arch=[64, 64]),
+                                     progress_bar=False))  # fmt: skip
+    for _ in range(30):
+        trainer.collect()
+        trainer.update()
+    trainer.collect()
+    r, n = trainer.rollout, trainer.rollout.count
+    with torch.no_grad():
+        _, q = trainer.critic.both(torch.from_numpy(r.state[:n]))
+    taken = q[torch.arange(n), torch.from_numpy(r.actions[:n])].numpy()
+    assert explained_variance(taken, r.returns[:n]) > explained_variance(r.values[:n], r.returns[:n]) + 0.05
+
+
+def test_a_q_critic_checkpoint_does_not_resume_as_a_state_critic(tmp_path):
+    args = ["--players", "2", "--env-options", '{"dice": 1}', "--pool-fraction", "0", "--pool-max", "0"]
+    tiny = [a for a in TINY if a not in ("--pool-fraction", "0.3")]
+    out = tmp_path / "run"
+    critic = ["--critic", "q", "--critic-arch", "16"]
+    assert main(["selfplay", "liars_dice_v0", "--total-steps", "192", "--out", str(out), *tiny, *args, *critic]) == 0
+    config = BatchedConfig(**json.loads((out / "config.json").read_text()))
+    trainer = BatchedTrainer(config, resume=True, progress_bar=False)
+    saved = load_trainer_state(out / "final.zip")
+    assert torch.equal(trainer.critic.q_head.weight, saved["critic"]["q_head.weight"])
+    with pytest.raises(ValueError, match="critic does not fit --critic state"):
+        BatchedTrainer(BatchedConfig(**{**json.loads((out / "config.json").read_text()), "critic": "state"}),
+                       resume=True, progress_bar=False)  # fmt: skip
 
 
 # -- every information state its own step ------------------------------------------------------------

@@ -67,6 +67,27 @@ def test_an_exact_update_moves_probability_toward_a_positive_advantage(tree):
     assert control.policy()[state, best] > before[state, best]
 
 
+def test_sampled_states_move_only_the_states_drawn(tree):
+    control = tc.TabularControl(tree, exact_config(n_epochs=1, clip_range=0.2, state_samples=50, seed=1))
+    before = control.logits.detach().clone()
+    control.iterate()
+    moved = (control.logits.detach() != before).any(1).numpy()
+    assert 0 < moved.sum() <= 50
+    assert not moved[tc.evaluate(tree, tc.uniform_policy(tree)).visit == 0].any()
+
+
+def test_sampled_states_converge_on_the_exact_update(tree):
+    """Drawn often enough, the states' weights are their visit odds, and the step is the exact one."""
+    exact = tc.TabularControl(tree, exact_config(n_epochs=1, optimizer="sgd", learning_rate=1.0))
+    drawn = tc.TabularControl(tree, exact_config(n_epochs=1, optimizer="sgd", learning_rate=1.0, state_samples=10**9))
+    exact.iterate()
+    drawn.iterate()
+    assert drawn.policy() == pytest.approx(exact.policy(), abs=1e-5)
+    few = tc.TabularControl(tree, exact_config(n_epochs=1, optimizer="sgd", learning_rate=1.0, state_samples=20))
+    few.iterate()
+    assert np.abs(few.policy() - exact.policy()).max() > 1e-3
+
+
 def test_a_sampled_update_moves_probability_toward_a_positive_advantage(tree):
     control = tc.TabularControl(tree, tc.ControlConfig(learning_rate=0.01, n_epochs=1))
     state, action = 0, 1
