@@ -219,11 +219,20 @@ class BatchedConfig:
             "policy still reads its own observation alone (an asymmetric actor-critic); q: that critic also values "
             "every move from the position, and the policy steps on all its legal moves at once, each by its "
             "value's gap to the policy's mean (an all-actions gradient, as COMA's counterfactual baseline), not on "
-            "the one move sampled and its return"
+            "the one move sampled and its return (in the critic's units: --normalize-advantages does not apply)"
         },
     )
     critic_arch: list[int] = field(
         default_factory=lambda: [256, 256], metadata={"help": "hidden layers of --critic state's and q's network"}
+    )
+    q_residual: bool = field(
+        default=False,
+        metadata={
+            "help": "with --critic q, also step on the move sampled, by its return less the critic's value of it: "
+            "the critic's error corrected where the move was sampled, so the step's expectation is the policy "
+            "gradient whatever the critic's error (a control variate, as Q-Prop's and VR-MCCFR's baselines); off: "
+            "the critic's values alone, biased where it is wrong"
+        },
     )
     state_balance: float = field(
         default=0.0,
@@ -458,6 +467,12 @@ class StateCritic(nn.Module):
         return self.head(hidden).squeeze(-1), self.q_head(hidden)
 
 
+def centred(values: torch.Tensor, mask: torch.Tensor, log_probs: torch.Tensor) -> torch.Tensor:
+    """Each legal move's value less the policy's mean of them (``log_probs``); zero where illegal."""
+    mean = torch.where(mask, log_probs.exp() * values, torch.zeros_like(values)).sum(-1, keepdim=True)
+    return torch.where(mask, values - mean, torch.zeros_like(values))
+
+
 def all_actions_loss(
     log_probs: torch.Tensor,
     old_log_probs: torch.Tensor,
@@ -578,6 +593,8 @@ class BatchedTrainer:
             raise ValueError(f"pool_fraction must be in [0, 1), not {config.pool_fraction}")
         if config.critic not in CRITICS:
             raise ValueError(f"critic must be one of {', '.join(CRITICS)}, not {config.critic!r}")
+        if config.q_residual and config.critic != "q":
+            raise ValueError(f"q_residual corrects --critic q's move values; --critic is {config.critic!r}")
         if config.learner_seats not in ("any", "one"):
             raise ValueError(f"learner_seats must be any or one, not {config.learner_seats!r}")
         if config.learner_seats == "one" and not config.opponents and config.pool_max <= 0:
@@ -959,9 +976,12 @@ class BatchedTrainer:
             need_rollout = c.kl_coef > 0 or q_critic
             rollout_log_probs = self._log_probs(self.net, obs, mask, columns_t) if need_rollout else None
             magnet_log_probs = self._log_probs(self.magnet, obs, mask, columns_t) if self.magnet is not None else None
-            action_advantages = (
-                self._action_advantages(states, mask, columns_t, rollout_log_probs) if q_critic else None
-            )
+            action_advantages = None
+            if q_critic:
+                _, q = self.critic.both(states)
+                action_advantages = centred(q[:, columns_t], mask, rollout_log_probs)
+                if c.q_residual:
+                    advantages = returns - q.gather(1, ids[:, None]).squeeze(1)
         totals: dict[str, float] = {}
         batches = epochs = 0
         for _ in range(c.n_epochs):
@@ -974,7 +994,7 @@ class BatchedTrainer:
                 new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx], columns=columns_t)
                 adv = advantages[idx]
                 weights = balance[idx] if balance is not None else None
-                if c.normalize_advantages and len(idx) > 1:
+                if c.normalize_advantages and len(idx) > 1 and not q_critic:  # q: the critic's units, both terms
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 policy_loss = None
                 if action_advantages is not None:
@@ -985,6 +1005,8 @@ class BatchedTrainer:
                         new.log_probs, rollout_log_probs[idx], action_advantages[idx], mask[idx], c.clip_range,
                         row_weights,
                     )  # fmt: skip
+                    if c.q_residual:  # the sampled move's surrogate on the residual is added, not replaced
+                        every_move, policy_loss = policy_loss, None
                 loss, stats = ppo_loss(
                     new.log_prob,
                     old_log_probs[idx],
@@ -1000,6 +1022,8 @@ class BatchedTrainer:
                     prefix[idx] if prefix is not None else None,
                     policy_loss,
                 )
+                if action_advantages is not None and c.q_residual:
+                    loss = loss + every_move
                 if rollout_log_probs is not None and c.kl_coef > 0:
                     proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx], weights)
                     loss = loss + c.kl_coef * proximal
@@ -1051,16 +1075,6 @@ class BatchedTrainer:
         out["learning_rate"] = learning_rate
         out["epochs"] = epochs
         return out
-
-    def _action_advantages(
-        self, states: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor, log_probs: torch.Tensor
-    ) -> torch.Tensor:
-        """``--critic q``: each legal move's value from the row's position, less the rollout policy's mean of
-        them (over the update's columns; zero where illegal)."""
-        _, q = self.critic.both(states)
-        q = q[:, columns]
-        mean = torch.where(mask, log_probs.exp() * q, torch.zeros_like(q)).sum(-1, keepdim=True)
-        return torch.where(mask, q - mean, torch.zeros_like(q))
 
     def _fit_critic(self, states: torch.Tensor, returns: torch.Tensor, actions: torch.Tensor | None = None) -> float:
         """One step of ``--critic state``'s network toward the returns (its own optimizer: the policy's loss

@@ -471,6 +471,7 @@ class ControlConfig:
     compact_obs: bool = False  # the network sees only the observation's columns that vary over the tree
     value_learning_rate: float = 0.0  # the value table's (0: learning_rate)
     state_samples: int = 0  # exact mode, > 0: the states weighed by this many on-policy draws, not their visit odds
+    sampled_moves: bool = False  # with state_samples: one move drawn per drawn decision, not every move weighed
     eval_every: int = 10  # updates
     seed: int = 0
 
@@ -494,6 +495,8 @@ class TabularControl:
     def __init__(self, tree: Tree, config: ControlConfig) -> None:
         if config.mode not in ("sampled", "exact", "closed", "dilated"):
             raise ValueError(f"mode must be sampled, exact, closed or dilated, not {config.mode!r}")
+        if config.sampled_moves and not (config.mode == "exact" and config.state_samples > 0):
+            raise ValueError("sampled_moves draws a move at each drawn state: it needs mode exact, state_samples > 0")
         if config.soft_values and config.mode == "sampled":
             raise ValueError("soft_values needs the exact values: mode exact or closed, not sampled")
         if config.mode in ("closed", "dilated") and config.policy_net:
@@ -702,7 +705,9 @@ class TabularControl:
         """The expectation of the sampled loss: each (state, action) weighted by its on-policy frequency.  With
         ``state_samples``, only the states are sampled (a multinomial draw of that many decisions from the visit
         odds) and every action there keeps its exact advantage: the noise of which states a rollout meets, apart
-        from the noise of the moves and returns it sees there."""
+        from the noise of the moves and returns it sees there.  With ``sampled_moves`` as well, each drawn decision
+        also draws its move from the policy and steps on that move alone, by its exact advantage: a rollout's
+        one-move step without the noise of the return."""
         c = self.config
         share = ev.visit / ev.visit.sum()  # share of the rollout's decisions at each state
         rows = None
@@ -716,9 +721,14 @@ class TabularControl:
         mask = self.mask if rows is None else self.mask[rows]
         weight = torch.from_numpy(share)
         pi_old = torch.from_numpy(policy)
+        # each (state, move)'s share of the step: the state's times the policy's chance of the move, or drawn
+        moves = weight[:, None] * pi_old
+        if c.sampled_moves:
+            drawn = np.stack([self.rng.multinomial(k, p / p.sum()) for k, p in zip(counts[rows], policy, strict=True)])
+            moves = torch.from_numpy(drawn / c.state_samples)
         adv = torch.from_numpy(np.where(mask.numpy(), advantages, 0.0))
         if c.normalize_advantages:
-            std = math.sqrt(float((weight[:, None] * pi_old * adv.pow(2)).sum()))
+            std = math.sqrt(float((moves * adv.pow(2)).sum()))
             adv = adv / (std + 1e-8)
         log_old = torch.log(torch.where(mask, pi_old, torch.ones_like(pi_old)))
         row_index = None if rows is None else torch.from_numpy(rows)
@@ -728,7 +738,7 @@ class TabularControl:
             ratio = torch.where(mask, (log_pi - log_old).exp(), torch.zeros_like(log_pi))
             clipped = ratio.clamp(1 - c.clip_range, 1 + c.clip_range)
             surrogate = torch.max(-adv * ratio, -adv * clipped)
-            policy_loss = (weight[:, None] * pi_old * surrogate).sum()
+            policy_loss = (moves * surrogate).sum()
             ent_rows, kl_rows = self._regularisers(log_pi, kl_coef, row_index)
             loss = policy_loss - ent_coef * (weight * ent_rows).sum() + kl_coef * (weight * kl_rows).sum()
             self._step(loss)

@@ -86,6 +86,21 @@ def test_sampled_states_converge_on_the_exact_update(tree):
     few = tc.TabularControl(tree, exact_config(n_epochs=1, optimizer="sgd", learning_rate=1.0, state_samples=20))
     few.iterate()
     assert np.abs(few.policy() - exact.policy()).max() > 1e-3
+    moves = tc.TabularControl(
+        tree, exact_config(n_epochs=1, optimizer="sgd", learning_rate=1.0, state_samples=10**9, sampled_moves=True)
+    )
+    moves.iterate()
+    assert moves.policy() == pytest.approx(exact.policy(), abs=1e-5)
+
+
+def test_sampled_moves_step_on_the_drawn_moves_alone(tree):
+    control = tc.TabularControl(tree, exact_config(n_epochs=1, state_samples=1, sampled_moves=True, seed=2))
+    before = control.logits.detach().clone()
+    control.iterate()
+    moved = np.argwhere((control.logits.detach() != before).numpy())
+    assert len({int(r) for r, _ in moved}) == 1, "one decision drawn: one state's row moves"
+    with pytest.raises(ValueError, match="needs mode exact, state_samples > 0"):
+        tc.TabularControl(tree, exact_config(sampled_moves=True))
 
 
 def test_a_sampled_update_moves_probability_toward_a_positive_advantage(tree):
