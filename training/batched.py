@@ -996,17 +996,17 @@ class BatchedTrainer:
                 weights = balance[idx] if balance is not None else None
                 if c.normalize_advantages and len(idx) > 1 and not q_critic:  # q: the critic's units, both terms
                     adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                policy_loss = None
+                every_move = None  # --critic q: the all-actions step
                 if action_advantages is not None:
                     row_weights = prefix[idx] if prefix is not None else None
                     if weights is not None:
                         row_weights = weights if row_weights is None else weights * row_weights
-                    policy_loss = all_actions_loss(
+                    every_move = all_actions_loss(
                         new.log_probs, rollout_log_probs[idx], action_advantages[idx], mask[idx], c.clip_range,
                         row_weights,
                     )  # fmt: skip
-                    if c.q_residual:  # the sampled move's surrogate on the residual is added, not replaced
-                        every_move, policy_loss = policy_loss, None
+                # with --q-residual the sampled move's surrogate (on the residual) stays beside the all-actions step
+                replaces = every_move is not None and not c.q_residual
                 loss, stats = ppo_loss(
                     new.log_prob,
                     old_log_probs[idx],
@@ -1020,9 +1020,9 @@ class BatchedTrainer:
                     weights,
                     importance[idx] if importance is not None else None,
                     prefix[idx] if prefix is not None else None,
-                    policy_loss,
+                    every_move if replaces else None,
                 )
-                if action_advantages is not None and c.q_residual:
+                if every_move is not None and not replaces:
                     loss = loss + every_move
                 if rollout_log_probs is not None and c.kl_coef > 0:
                     proximal = reverse_kl(new.log_probs, rollout_log_probs[idx], mask[idx], weights)

@@ -710,14 +710,12 @@ class TabularControl:
         one-move step without the noise of the return."""
         c = self.config
         share = ev.visit / ev.visit.sum()  # share of the rollout's decisions at each state
-        rows = None
+        advantages, rows = ev.advantages, None
         if c.state_samples:
             counts = self.rng.multinomial(c.state_samples, share)
             rows = np.flatnonzero(counts)
             share = counts[rows] / c.state_samples
-            policy, advantages = policy[rows], ev.advantages[rows]
-        else:
-            advantages = ev.advantages
+            policy, advantages = policy[rows], advantages[rows]
         mask = self.mask if rows is None else self.mask[rows]
         weight = torch.from_numpy(share)
         pi_old = torch.from_numpy(policy)

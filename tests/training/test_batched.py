@@ -730,6 +730,18 @@ def _state_critic_config(tmp_path, **changes) -> BatchedConfig:
     return _two_by_one(tmp_path, **{**critic, **changes})
 
 
+def _trained_critic(tmp_path, critic: str) -> BatchedTrainer:
+    """A 2 x 1 trainer with a position critic after 30 updates, and a fresh rollout collected."""
+    config = _state_critic_config(tmp_path, critic=critic, rollout_steps=2048, minibatch_size=256, n_epochs=4,
+                                  learning_rate=3e-3, critic_arch=[64, 64])  # fmt: skip
+    trainer = started(BatchedTrainer(config, progress_bar=False))
+    for _ in range(30):
+        trainer.collect()
+        trainer.update()
+    trainer.collect()
+    return trainer
+
+
 def test_position_is_every_seats_observation_from_the_seat_round_the_table():
     env = envs.make("liars_dice_v0", raw=True, num_players=3, dice=1)
     env.reset(seed=4)
@@ -763,13 +775,7 @@ def test_the_state_critic_gives_the_values_reads_the_hidden_dice_and_learns(tmp_
 def test_the_state_critic_fits_what_the_seat_cannot_see(tmp_path):
     """A position critic explains the outcome where the seat's own value cannot: one die each, a challenge's
     result is fixed by both cups, which only the position shows."""
-    trainer = started(BatchedTrainer(_state_critic_config(tmp_path, rollout_steps=2048, minibatch_size=256,
-                                                          n_epochs=4, learning_rate=3e-3, critic_arch=[64, 64]),
-                                     progress_bar=False))  # fmt: skip
-    for _ in range(30):
-        trainer.collect()
-        trainer.update()
-    trainer.collect()
+    trainer = _trained_critic(tmp_path, "state")
     r, n = trainer.rollout, trainer.rollout.count
     own = explained_variance(r.values[:n], r.returns[:n])
     with torch.no_grad():
@@ -889,13 +895,7 @@ def test_the_residual_is_the_return_less_the_critics_value_of_the_move_played(tm
 def test_the_q_critic_learns_the_value_of_a_challenge_from_the_position(tmp_path):
     """With both cups in view and the move known, the critic's value of the move taken explains the return
     better than the position's value alone (a challenge's outcome, for one, is fixed by the cups and the move)."""
-    trainer = started(BatchedTrainer(_state_critic_config(tmp_path, critic="q", rollout_steps=2048, minibatch_size=256,
-                                                          n_epochs=4, learning_rate=3e-3, critic_arch=[64, 64]),
-                                     progress_bar=False))  # fmt: skip
-    for _ in range(30):
-        trainer.collect()
-        trainer.update()
-    trainer.collect()
+    trainer = _trained_critic(tmp_path, "q")
     r, n = trainer.rollout, trainer.rollout.count
     with torch.no_grad():
         _, q = trainer.critic.both(torch.from_numpy(r.state[:n]))
