@@ -472,6 +472,8 @@ class ControlConfig:
     value_learning_rate: float = 0.0  # the value table's (0: learning_rate)
     state_samples: int = 0  # exact mode, > 0: the states weighed by this many on-policy draws, not their visit odds
     sampled_moves: bool = False  # with state_samples: one move drawn per drawn decision, not every move weighed
+    hidden_states: bool = False  # with state_samples: the draws are positions (both cups), each stepping on its own
+    # advantages given both cups, not on its information state's: the noise of the hidden die alone
     eval_every: int = 10  # updates
     seed: int = 0
 
@@ -497,6 +499,8 @@ class TabularControl:
             raise ValueError(f"mode must be sampled, exact, closed or dilated, not {config.mode!r}")
         if config.sampled_moves and not (config.mode == "exact" and config.state_samples > 0):
             raise ValueError("sampled_moves draws a move at each drawn state: it needs mode exact, state_samples > 0")
+        if config.hidden_states and not (config.mode == "exact" and config.state_samples > 0):
+            raise ValueError("hidden_states draws positions: it needs mode exact, state_samples > 0")
         if config.soft_values and config.mode == "sampled":
             raise ValueError("soft_values needs the exact values: mode exact or closed, not sampled")
         if config.mode in ("closed", "dilated") and config.policy_net:
@@ -707,22 +711,28 @@ class TabularControl:
         odds) and every action there keeps its exact advantage: the noise of which states a rollout meets, apart
         from the noise of the moves and returns it sees there.  With ``sampled_moves`` as well, each drawn decision
         also draws its move from the policy and steps on that move alone, by its exact advantage: a rollout's
-        one-move step without the noise of the return."""
+        one-move step without the noise of the return.  With ``hidden_states``, the draws are positions, and each
+        steps on its advantages given both cups (``draw_positions``): the noise of the die the mover cannot see,
+        without that of the moves after."""
         c = self.config
         share = ev.visit / ev.visit.sum()  # share of the rollout's decisions at each state
         advantages, rows = ev.advantages, None
         if c.state_samples:
-            counts = self.rng.multinomial(c.state_samples, share)
-            rows = np.flatnonzero(counts)
-            share = counts[rows] / c.state_samples
-            policy, advantages = policy[rows], advantages[rows]
+            if c.hidden_states:
+                rows, counts, advantages = self.draw_positions(policy)
+            else:
+                counts = self.rng.multinomial(c.state_samples, share)
+                rows = np.flatnonzero(counts)
+                counts, advantages = counts[rows], advantages[rows]
+            share = counts / c.state_samples
+            policy = policy[rows]
         mask = self.mask if rows is None else self.mask[rows]
         weight = torch.from_numpy(share)
         pi_old = torch.from_numpy(policy)
         # each (state, move)'s share of the step: the state's times the policy's chance of the move, or drawn
         moves = weight[:, None] * pi_old
         if c.sampled_moves:
-            drawn = np.stack([self.rng.multinomial(k, p / p.sum()) for k, p in zip(counts[rows], policy, strict=True)])
+            drawn = np.stack([self.rng.multinomial(k, p / p.sum()) for k, p in zip(counts, policy, strict=True)])
             moves = torch.from_numpy(drawn / c.state_samples)
         adv = torch.from_numpy(np.where(mask.numpy(), advantages, 0.0))
         if c.normalize_advantages:
@@ -742,6 +752,29 @@ class TabularControl:
             self._step(loss)
             stats = {"policy_loss": float(policy_loss.detach()), "entropy": float((weight * ent_rows).sum().detach())}
         return stats
+
+    def draw_positions(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``state_samples`` on-policy draws of positions (decision nodes: both cups known), as a rollout meets
+        them.  Returns each drawn position's information state (repeated where several positions of one state
+        are drawn), its number of draws, and its advantages given both cups (exact: ``q - sum(pi q)`` from the
+        position's own values).  Averaged over the hidden die by its odds, they are the state's advantages."""
+        tree = self.tree
+        w = _edge_weights(tree, policy)
+        reach, chance = _reaches(tree, policy, w)
+        v = _values(tree, w)
+        nodes = np.flatnonzero(tree.kind == DECISION)
+        odds = chance[nodes] * reach[0, nodes] * reach[1, nodes]
+        counts = self.rng.multinomial(self.config.state_samples, odds / odds.sum())
+        drawn = np.flatnonzero(counts)
+        nodes = nodes[drawn]
+        infos = tree.info[nodes]
+        slots = np.arange(tree.num_actions)
+        legal = slots < tree.n_children[nodes][:, None]  # a decision node's children are its moves, slot order
+        kids = np.where(legal, tree.first_child[nodes][:, None] + slots, 0)
+        sign = np.where(tree.player[infos] == 0, 1.0, -1.0)[:, None]  # v is the first seat's utility
+        q = np.where(legal, sign * v[kids], 0.0)
+        advantages = np.where(legal, q - (policy[infos] * q).sum(1, keepdims=True), 0.0)
+        return infos, counts[drawn], advantages
 
     def update_closed(self, ev: Evaluation, policy: np.ndarray, ent_coef: float, kl_coef: float) -> None:
         """MMD's closed-form step at every information state (Sokota et al., behavioural form with on-policy Q):

@@ -103,6 +103,32 @@ def test_sampled_moves_step_on_the_drawn_moves_alone(tree):
         tc.TabularControl(tree, exact_config(sampled_moves=True))
 
 
+def test_drawn_positions_average_to_their_states_advantages(tree):
+    """Each position's advantages are its own given both cups; weighed by their draws they are the state's."""
+    control = tc.TabularControl(tree, exact_config(state_samples=10**8, hidden_states=True, seed=3))
+    policy = control.policy()
+    ev = tc.evaluate(tree, policy)
+    infos, counts, advantages = control.draw_positions(policy)
+    opening = int(np.argmax(ev.visit * (tree.player == 1)))  # the second seat's commonest state
+    mine = infos == opening
+    assert mine.sum() == 6, "one position for each of the first seat's hidden faces"
+    assert np.ptp(advantages[mine][:, 0]) > 0.1, "the hidden die changes a move's advantage"
+    mean = (counts[mine, None] * advantages[mine]).sum(0) / counts[mine].sum()
+    assert mean == pytest.approx(np.where(tree.mask[opening], ev.advantages[opening], 0.0), abs=0.01)
+
+
+def test_drawn_positions_converge_on_the_exact_update(tree):
+    """Without the advantages' normalisation, which the positions' wider spread would change."""
+    sgd = {"n_epochs": 1, "optimizer": "sgd", "learning_rate": 1.0, "normalize_advantages": False}
+    exact = tc.TabularControl(tree, exact_config(**sgd))
+    drawn = tc.TabularControl(tree, exact_config(**sgd, state_samples=10**9, hidden_states=True))
+    exact.iterate()
+    drawn.iterate()
+    assert drawn.policy() == pytest.approx(exact.policy(), abs=1e-5)
+    with pytest.raises(ValueError, match="hidden_states draws positions"):
+        tc.TabularControl(tree, exact_config(hidden_states=True))
+
+
 def test_a_sampled_update_moves_probability_toward_a_positive_advantage(tree):
     control = tc.TabularControl(tree, tc.ControlConfig(learning_rate=0.01, n_epochs=1))
     state, action = 0, 1
