@@ -216,6 +216,10 @@ class Evaluation:
     own_reach: np.ndarray  # (N,) the acting seat's own reach probability of the information state
     q: np.ndarray  # (N, A) the acting seat's expected utility after each action, given the state is reached
     v: np.ndarray  # (N,) the acting seat's expected utility at the state (sum of pi x q)
+    # per node (M,): kept so that drawing positions needs no second pass over the tree
+    node_reach: np.ndarray = field(repr=False)  # (2, M) each seat's own reach
+    node_chance: np.ndarray = field(repr=False)  # (M,) chance's reach
+    node_value: np.ndarray = field(repr=False)  # (M,) the first seat's expected utility
 
     @property
     def advantages(self) -> np.ndarray:
@@ -285,7 +289,7 @@ def evaluate(tree: Tree, policy: np.ndarray) -> Evaluation:
     own = reach[tree.player, tree.representative]
     q = np.divide(q_sum, cf_reach[:, None], out=np.zeros_like(q_sum), where=cf_reach[:, None] > 0)
     values = (policy * q).sum(1)
-    return Evaluation(float(v[0]), own * cf_reach, own, q, values)
+    return Evaluation(float(v[0]), own * cf_reach, own, q, values, reach, chance, v)
 
 
 def regularised(tree: Tree, reg: np.ndarray) -> Tree:
@@ -497,10 +501,10 @@ class TabularControl:
     def __init__(self, tree: Tree, config: ControlConfig) -> None:
         if config.mode not in ("sampled", "exact", "closed", "dilated"):
             raise ValueError(f"mode must be sampled, exact, closed or dilated, not {config.mode!r}")
-        if config.sampled_moves and not (config.mode == "exact" and config.state_samples > 0):
-            raise ValueError("sampled_moves draws a move at each drawn state: it needs mode exact, state_samples > 0")
-        if config.hidden_states and not (config.mode == "exact" and config.state_samples > 0):
-            raise ValueError("hidden_states draws positions: it needs mode exact, state_samples > 0")
+        draws = {"sampled_moves": "draws a move at each drawn state", "hidden_states": "draws positions"}
+        for name, what in draws.items():
+            if getattr(config, name) and not (config.mode == "exact" and config.state_samples > 0):
+                raise ValueError(f"{name} {what}: it needs mode exact, state_samples > 0")
         if config.soft_values and config.mode == "sampled":
             raise ValueError("soft_values needs the exact values: mode exact or closed, not sampled")
         if config.mode in ("closed", "dilated") and config.policy_net:
@@ -719,7 +723,7 @@ class TabularControl:
         advantages, rows = ev.advantages, None
         if c.state_samples:
             if c.hidden_states:
-                rows, counts, advantages = self.draw_positions(policy)
+                rows, counts, advantages = self.draw_positions(policy, ev)
             else:
                 counts = self.rng.multinomial(c.state_samples, share)
                 rows = np.flatnonzero(counts)
@@ -753,15 +757,14 @@ class TabularControl:
             stats = {"policy_loss": float(policy_loss.detach()), "entropy": float((weight * ent_rows).sum().detach())}
         return stats
 
-    def draw_positions(self, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def draw_positions(self, policy: np.ndarray, ev: Evaluation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``state_samples`` on-policy draws of positions (decision nodes: both cups known), as a rollout meets
         them.  Returns each drawn position's information state (repeated where several positions of one state
         are drawn), its number of draws, and its advantages given both cups (exact: ``q - sum(pi q)`` from the
-        position's own values).  Averaged over the hidden die by its odds, they are the state's advantages."""
+        position's own values).  Averaged over the hidden die by its odds, they are the state's advantages.
+        ``ev`` is ``policy``'s evaluation, whose node arrays give the odds and values."""
         tree = self.tree
-        w = _edge_weights(tree, policy)
-        reach, chance = _reaches(tree, policy, w)
-        v = _values(tree, w)
+        reach, chance, v = ev.node_reach, ev.node_chance, ev.node_value
         nodes = np.flatnonzero(tree.kind == DECISION)
         odds = chance[nodes] * reach[0, nodes] * reach[1, nodes]
         counts = self.rng.multinomial(self.config.state_samples, odds / odds.sum())

@@ -108,7 +108,7 @@ def test_drawn_positions_average_to_their_states_advantages(tree):
     control = tc.TabularControl(tree, exact_config(state_samples=10**8, hidden_states=True, seed=3))
     policy = control.policy()
     ev = tc.evaluate(tree, policy)
-    infos, counts, advantages = control.draw_positions(policy)
+    infos, counts, advantages = control.draw_positions(policy, ev)
     opening = int(np.argmax(ev.visit * (tree.player == 1)))  # the second seat's commonest state
     mine = infos == opening
     assert mine.sum() == 6, "one position for each of the first seat's hidden faces"
