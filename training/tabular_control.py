@@ -705,7 +705,7 @@ class TabularControl:
                 )  # fmt: skip
                 if kl_coef:
                     loss = loss + kl_coef * kl_rows.mean()
-                    stats["kl_magnet"] = float(kl_rows.mean())
+                    stats["kl_magnet"] = float(kl_rows.mean().detach())
                 self._step(loss)
         return stats
 
