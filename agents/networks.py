@@ -140,6 +140,7 @@ class ActorCritic(nn.Module):
         action: torch.Tensor | None = None,
         generator: torch.Generator | None = None,
         columns: torch.Tensor | None = None,
+        rows: torch.Tensor | None = None,
     ) -> ActionAndValue:
         """The masked policy at ``obs``: ``action`` (sampled when None, never an illegal one), its log-probability,
         the entropy, the value, and every action's log-probability.
@@ -147,7 +148,11 @@ class ActorCritic(nn.Module):
         ``columns``: action ids among which every row's legal actions lie; ``mask``, ``action`` and the result's
         ``action`` and ``log_probs`` then count within them.  The distribution is the same, but the softmax skips
         the ids no row can take, whose exp() underflows to 0 at about ten times the cost of a normal one: on a
-        small table, where a dozen of several hundred ids are ever legal, that was most of an update."""
+        small table, where a dozen of several hundred ids are ever legal, that was most of an update.
+
+        ``rows``: result row i is the observation ``obs[rows[i]]`` (``mask`` and ``action`` are the result's rows):
+        ``obs`` then holds each distinct observation once, and the network runs once per observation.  A small
+        game's rollout repeats a few thousand information states over and over."""
         if columns is None:
             logits, value = self(obs)
         else:  # the head's rows for those ids only: on a small table the full head is half the forward pass
@@ -155,6 +160,8 @@ class ActorCritic(nn.Module):
             head = self.action_head
             logits = functional.linear(self.policy_net(features), head.weight[columns], head.bias[columns])
             value = self.value_of(features)
+        if rows is not None:
+            logits, value = logits[rows], value[rows]
         log_probs = torch.log_softmax(masked_logits(logits, mask), dim=-1)
         probs = log_probs.exp()
         if action is None:

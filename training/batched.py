@@ -406,15 +406,33 @@ def reverse_kl(
     return ((1.0 if weights is None else weights) * (probs * gap).sum(-1)).mean()
 
 
+def distinct_rows(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, inverse)``: the index of each distinct row's first occurrence in ``obs``, and each row's index
+    among those, so that ``obs[first][inverse]`` is ``obs``.  Rows are keyed by two random projections (sorting
+    the rows themselves costs more than the update saves on wide observations), then checked bit for bit; a
+    collision, vanishingly rare, falls back to sorting the rows."""
+    obs = np.ascontiguousarray(obs, dtype=np.float32)
+    projection = np.random.default_rng(0).standard_normal((obs.shape[1], 2)).astype(np.float32)
+    key = np.ascontiguousarray(obs @ projection).view(np.int64).ravel()
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    chunk = 4096
+    if any(
+        not np.array_equal(obs[first[inverse[i : i + chunk]]], obs[i : i + chunk]) for i in range(0, len(obs), chunk)
+    ):
+        rows = obs.view(np.dtype((np.void, obs.dtype.itemsize * obs.shape[1]))).ravel()
+        _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
+
+
 def state_balance(obs: np.ndarray, power: float) -> np.ndarray:
     """Each row's weight (its observation's count among the rows) ** -``power``, scaled to a mean of 1.  An
     observation is an information state, so the rows of one state share one weight, and the mix over the hidden
     cards within it (the belief the state's value rests on) stays as play made it."""
     if power == 0:
         return np.ones(len(obs), dtype=np.float32)
-    rows = np.ascontiguousarray(obs).view(np.dtype((np.void, obs.dtype.itemsize * obs.shape[1]))).ravel()
-    _, inverse, counts = np.unique(rows, return_inverse=True, return_counts=True)
-    weights = counts[inverse].astype(np.float64) ** -power
+    _, inverse = distinct_rows(obs)
+    weights = np.bincount(inverse)[inverse].astype(np.float64) ** -power
     return (weights / weights.mean()).astype(np.float32)
 
 
@@ -950,7 +968,9 @@ class BatchedTrainer:
     def update(self) -> dict[str, float]:
         c, r = self.config, self.rollout
         n = r.count
-        obs = torch.from_numpy(r.obs[:n])
+        # the network runs once per distinct observation: a small game's rollout is mostly repeats
+        first, inverse = distinct_rows(r.obs[:n])
+        seen_obs, where = torch.from_numpy(r.obs[first]), torch.from_numpy(inverse)
         # the update reads only the action ids legal somewhere in the rollout (see get_action_and_value)
         columns = np.flatnonzero(r.mask[:n].any(0))
         within = np.full(r.mask.shape[1], -1, dtype=np.int64)
@@ -974,8 +994,10 @@ class BatchedTrainer:
         q_critic = c.critic == "q"
         with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet
             need_rollout = c.kl_coef > 0 or q_critic
-            rollout_log_probs = self._log_probs(self.net, obs, mask, columns_t) if need_rollout else None
-            magnet_log_probs = self._log_probs(self.magnet, obs, mask, columns_t) if self.magnet is not None else None
+            rollout_log_probs = self._log_probs(self.net, seen_obs, where, mask, columns_t) if need_rollout else None
+            magnet_log_probs = (
+                self._log_probs(self.magnet, seen_obs, where, mask, columns_t) if self.magnet is not None else None
+            )
             action_advantages = None
             if q_critic:
                 _, q = self.critic.both(states)
@@ -991,7 +1013,10 @@ class BatchedTrainer:
                 if self.stop:
                     break  # a signal: the weights stay as the last whole minibatch left them
                 idx = order[start : start + c.minibatch_size]
-                new = self.net.get_action_and_value(obs[idx], mask[idx], actions[idx], columns=columns_t)
+                seen, rows = torch.unique(where[idx], return_inverse=True)
+                new = self.net.get_action_and_value(
+                    seen_obs[seen], mask[idx], actions[idx], columns=columns_t, rows=rows
+                )
                 adv = advantages[idx]
                 weights = balance[idx] if balance is not None else None
                 if c.normalize_advantages and len(idx) > 1 and not q_critic:  # q: the critic's units, both terms
@@ -1137,15 +1162,14 @@ class BatchedTrainer:
         return c.ent_coef + (c.ent_coef_final - c.ent_coef) * done
 
     @staticmethod
-    def _log_probs(net: ActorCritic, obs: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
-        """Every row's log-probabilities over ``columns`` (``mask``: within them)."""
+    def _log_probs(
+        net: ActorCritic, obs: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor
+    ) -> torch.Tensor:
+        """Every row's log-probabilities over ``columns`` (``mask``: within them); row i's observation is
+        ``obs[rows[i]]``."""
         chunk = 8192
-        return torch.cat(
-            [
-                torch.log_softmax(masked_logits(net.logits(obs[i : i + chunk])[:, columns], mask[i : i + chunk]), -1)
-                for i in range(0, len(obs), chunk)
-            ]
-        )
+        logits = torch.cat([net.logits(obs[i : i + chunk])[:, columns] for i in range(0, len(obs), chunk)])
+        return torch.log_softmax(masked_logits(logits[rows], mask), -1)
 
     def imitation_weight(self) -> float:
         """The weight of the imitation loss now: ``imitate_coef`` falling linearly to 0 at ``imitate_steps``."""

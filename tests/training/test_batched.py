@@ -20,6 +20,7 @@ from bidbluff.training.batched import (
     BatchedConfig,
     BatchedTrainer,
     all_actions_loss,
+    distinct_rows,
     explained_variance,
     position,
     ppo_loss,
@@ -232,6 +233,44 @@ def test_the_policy_over_the_columns_in_use_is_the_policy_over_all_actions():
     assert torch.allclose(some.log_probs.exp(), full.log_probs.exp()[:, columns], atol=1e-6)
     sampled = net.get_action_and_value(obs, mask[:, columns], generator=torch.Generator(), columns=columns)
     assert bool(mask[torch.arange(64), columns[sampled.action]].all())
+
+
+def test_the_network_run_once_per_distinct_observation_gives_every_rows_policy_value_and_gradient():
+    rng = np.random.default_rng(5)
+    net = ActorCritic(6, 7, trunk=8, net_arch=[4])
+    distinct = torch.rand(10, 6)
+    rows = torch.from_numpy(rng.integers(0, 10, 40))
+    mask = torch.from_numpy(rng.random((40, 7)) < 0.5)
+    action = torch.from_numpy(rng.integers(0, 7, 40))
+    mask[torch.arange(40), action] = True
+    advantages = torch.randn(40)
+
+    def pass_and_gradient(out):
+        net.zero_grad()
+        (-(out.log_prob * advantages).sum() + out.value.pow(2).sum() - out.entropy.sum()).backward()
+        return out, [p.grad.clone() for p in net.parameters()]
+
+    plain, plain_grads = pass_and_gradient(net.get_action_and_value(distinct[rows], mask, action))
+    once, once_grads = pass_and_gradient(net.get_action_and_value(distinct, mask, action, rows=rows))
+    for name in ("log_prob", "entropy", "value", "log_probs"):
+        assert torch.allclose(getattr(once, name), getattr(plain, name), atol=1e-6), name
+    assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(once_grads, plain_grads, strict=True))
+    assert any(float(g.abs().max()) > 0 for g in once_grads)
+
+
+def test_distinct_rows_finds_each_observation_once_and_maps_every_row_to_it():
+    rng = np.random.default_rng(2)
+    kinds = (rng.random((30, 12)) < 0.3).astype(np.float32)
+    obs = kinds[rng.integers(0, 30, 500)]
+    first, inverse = distinct_rows(obs)
+    assert len(first) == len({row.tobytes() for row in obs})
+    assert np.array_equal(obs[first][inverse], obs)
+    assert all(first[inverse[i]] <= i for i in range(len(obs)))  # the first occurrence stands for its rows
+    # a row no key can compare (NaN is not equal to itself) takes the exact way: the rows sorted byte by byte
+    obs[::7, 3] = np.nan
+    first, inverse = distinct_rows(obs)
+    assert len(first) == len({row.tobytes() for row in obs})
+    assert np.array_equal(obs[first][inverse].view(np.int32), obs.view(np.int32))
 
 
 # -- the network is the checkpoint's policy ---------------------------------------------------
