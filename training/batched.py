@@ -797,7 +797,9 @@ class BatchedTrainer:
         table.pending, table.history = [1.0] * n, [1.0] * n
         table.players = [self.league.baselines.get(s) for s in seats]
         table.snapshots = {s: self.league.player(s) for s in set(seats) - {LEARNER} if s not in self.league.baselines}
-        seed = int(self.rng.integers(2**31 - 1))
+        # a table's env is seeded at its first game and its stream deals the rest: seeding every game's deal (a
+        # generator built from a seed sequence) cost a third of starting a game on a small table
+        seed = int(self.rng.integers(2**31 - 1)) if table.env.game_state is None else None
         # no draw without draw_options: a run without them keeps its stream of deals
         drawn = {key: values[int(self.rng.integers(len(values)))] for key, values in self.config.draw_options.items()}
         table.env.reset(seed=seed, options=drawn or None)

@@ -23,7 +23,8 @@ __all__ = ["LEARNER", "Outcome", "game_over", "outcome", "play_baselines", "seat
 def seat_table(rng: np.random.Generator, n: int, pool_fraction: float, draw: Callable[[], str] | None) -> list[str]:
     """Who sits in each of ``n`` seats: each goes to the league (``draw()``) with ``pool_fraction``, else to the
     learner, and one seat drawn at random is the learner's where none came to it."""
-    seats = [draw() if draw is not None and rng.random() < pool_fraction else LEARNER for _ in range(n)]
+    league = draw is not None and pool_fraction > 0
+    seats = [draw() if league and rng.random() < pool_fraction else LEARNER for _ in range(n)]
     if LEARNER not in seats:
         seats[int(rng.integers(n))] = LEARNER
     return seats

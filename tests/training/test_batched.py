@@ -354,6 +354,26 @@ def test_every_learner_decision_is_a_legal_one_in_the_rollout(tmp_path):
     assert np.isfinite(r.advantages[: r.count]).all()
 
 
+def test_each_table_deals_its_games_from_one_seeded_stream_and_a_run_deals_them_again(tmp_path):
+    def deals(out):
+        config = BatchedConfig("liars_dice_v0", num_games=2, rollout_steps=64, trunk=8, net_arch=[4], out=str(out))
+        trainer = started(BatchedTrainer(config, progress_bar=False))
+        dealt, start = [], trainer._start
+
+        def recording(table):
+            start(table)
+            if table is trainer.tables[0]:
+                dealt.append(repr(table.env.game_state.round.cups))
+
+        trainer._start = recording
+        trainer.collect()
+        return dealt
+
+    first = deals(tmp_path / "a")
+    assert len(first) >= 10 and len(set(first)) == len(first)  # five dice a cup: no deal comes twice
+    assert deals(tmp_path / "b") == first
+
+
 def test_foreign_options_are_refused(tmp_path):
     with pytest.raises(SystemExit, match="--latest-prob"):
         main(["selfplay", "liars_dice_v0", "--trainer", "batched", "--latest-prob", "0.3", "--out", str(tmp_path)])
