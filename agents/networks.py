@@ -150,9 +150,9 @@ class ActorCritic(nn.Module):
         the ids no row can take, whose exp() underflows to 0 at about ten times the cost of a normal one: on a
         small table, where a dozen of several hundred ids are ever legal, that was most of an update.
 
-        ``rows``: result row i is the observation ``obs[rows[i]]`` (``mask`` and ``action`` are the result's rows):
-        ``obs`` then holds each distinct observation once, and the network runs once per observation.  A small
-        game's rollout repeats a few thousand information states over and over."""
+        ``rows``: result row i is row ``rows[i]`` of ``obs`` and ``mask`` (``action`` counts the result's rows),
+        which then hold each distinct observation and mask once: the network and the softmax run once for each.
+        A small game's rollout repeats a few thousand information states over and over."""
         if columns is None:
             logits, value = self(obs)
         else:  # the head's rows for those ids only: on a small table the full head is half the forward pass
@@ -160,13 +160,13 @@ class ActorCritic(nn.Module):
             head = self.action_head
             logits = functional.linear(self.policy_net(features), head.weight[columns], head.bias[columns])
             value = self.value_of(features)
-        if rows is not None:
-            logits, value = logits[rows], value[rows]
         log_probs = torch.log_softmax(masked_logits(logits, mask), dim=-1)
         probs = log_probs.exp()
+        entropy = -(probs * log_probs).sum(-1)
+        if rows is not None:
+            log_probs, probs, entropy, value = log_probs[rows], probs[rows], entropy[rows], value[rows]
         if action is None:
             action = torch.multinomial(probs, 1, generator=generator).squeeze(1)
-        entropy = -(probs * log_probs).sum(-1)
         return ActionAndValue(action, log_probs.gather(1, action[:, None]).squeeze(1), entropy, value, log_probs)
 
 

@@ -970,14 +970,15 @@ class BatchedTrainer:
     def update(self) -> dict[str, float]:
         c, r = self.config, self.rollout
         n = r.count
-        # the network runs once per distinct observation: a small game's rollout is mostly repeats
-        first, inverse = distinct_rows(r.obs[:n])
-        seen_obs, where = torch.from_numpy(r.obs[first]), torch.from_numpy(inverse)
         # the update reads only the action ids legal somewhere in the rollout (see get_action_and_value)
         columns = np.flatnonzero(r.mask[:n].any(0))
         within = np.full(r.mask.shape[1], -1, dtype=np.int64)
         within[columns] = np.arange(len(columns))
         mask, actions = torch.from_numpy(r.mask[:n, columns]), torch.from_numpy(within[r.actions[:n]])
+        # the policy is computed once per distinct observation and mask: a small game's rollout is mostly repeats
+        first, inverse = distinct_rows(np.concatenate([r.obs[:n], r.mask[:n, columns]], axis=1, dtype=np.float32))
+        seen_obs, seen_mask = torch.from_numpy(r.obs[first]), mask[torch.from_numpy(first)]
+        where = torch.from_numpy(inverse)
         columns_t, old_log_probs = torch.from_numpy(columns), torch.from_numpy(r.log_probs[:n])
         advantages, returns = torch.from_numpy(r.advantages[:n]), torch.from_numpy(r.returns[:n])
         states, ids = torch.from_numpy(r.state[:n]), torch.from_numpy(r.actions[:n])
@@ -996,9 +997,11 @@ class BatchedTrainer:
         q_critic = c.critic == "q"
         with torch.no_grad():  # the policies the update is kept near: the rollout's, and the magnet
             need_rollout = c.kl_coef > 0 or q_critic
-            rollout_log_probs = self._log_probs(self.net, seen_obs, where, mask, columns_t) if need_rollout else None
+            rollout_log_probs = (
+                self._log_probs(self.net, seen_obs, seen_mask, columns_t)[where] if need_rollout else None
+            )
             magnet_log_probs = (
-                self._log_probs(self.magnet, seen_obs, where, mask, columns_t) if self.magnet is not None else None
+                self._log_probs(self.magnet, seen_obs, seen_mask, columns_t)[where] if self.magnet is not None else None
             )
             action_advantages = None
             if q_critic:
@@ -1017,7 +1020,7 @@ class BatchedTrainer:
                 idx = order[start : start + c.minibatch_size]
                 seen, rows = torch.unique(where[idx], return_inverse=True)
                 new = self.net.get_action_and_value(
-                    seen_obs[seen], mask[idx], actions[idx], columns=columns_t, rows=rows
+                    seen_obs[seen], seen_mask[seen], actions[idx], columns=columns_t, rows=rows
                 )
                 adv = advantages[idx]
                 weights = balance[idx] if balance is not None else None
@@ -1164,14 +1167,15 @@ class BatchedTrainer:
         return c.ent_coef + (c.ent_coef_final - c.ent_coef) * done
 
     @staticmethod
-    def _log_probs(
-        net: ActorCritic, obs: torch.Tensor, rows: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor
-    ) -> torch.Tensor:
-        """Every row's log-probabilities over ``columns`` (``mask``: within them); row i's observation is
-        ``obs[rows[i]]``."""
+    def _log_probs(net: ActorCritic, obs: torch.Tensor, mask: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
+        """Every row's log-probabilities over ``columns`` (``mask``: within them)."""
         chunk = 8192
-        logits = torch.cat([net.logits(obs[i : i + chunk])[:, columns] for i in range(0, len(obs), chunk)])
-        return torch.log_softmax(masked_logits(logits[rows], mask), -1)
+        return torch.cat(
+            [
+                torch.log_softmax(masked_logits(net.logits(obs[i : i + chunk])[:, columns], mask[i : i + chunk]), -1)
+                for i in range(0, len(obs), chunk)
+            ]
+        )
 
     def imitation_weight(self) -> float:
         """The weight of the imitation loss now: ``imitate_coef`` falling linearly to 0 at ``imitate_steps``."""

@@ -235,14 +235,13 @@ def test_the_policy_over_the_columns_in_use_is_the_policy_over_all_actions():
     assert bool(mask[torch.arange(64), columns[sampled.action]].all())
 
 
-def test_the_network_run_once_per_distinct_observation_gives_every_rows_policy_value_and_gradient():
+def test_the_policy_computed_once_per_distinct_row_gives_every_rows_policy_value_and_gradient():
     rng = np.random.default_rng(5)
     net = ActorCritic(6, 7, trunk=8, net_arch=[4])
-    distinct = torch.rand(10, 6)
+    distinct, distinct_mask = torch.rand(10, 6), torch.from_numpy(rng.random((10, 7)) < 0.5)
+    distinct_mask[:, 2] = True
     rows = torch.from_numpy(rng.integers(0, 10, 40))
-    mask = torch.from_numpy(rng.random((40, 7)) < 0.5)
-    action = torch.from_numpy(rng.integers(0, 7, 40))
-    mask[torch.arange(40), action] = True
+    action = torch.where(distinct_mask[rows, 4], 4, 2)  # both taken, each where it is legal
     advantages = torch.randn(40)
 
     def pass_and_gradient(out):
@@ -250,12 +249,14 @@ def test_the_network_run_once_per_distinct_observation_gives_every_rows_policy_v
         (-(out.log_prob * advantages).sum() + out.value.pow(2).sum() - out.entropy.sum()).backward()
         return out, [p.grad.clone() for p in net.parameters()]
 
-    plain, plain_grads = pass_and_gradient(net.get_action_and_value(distinct[rows], mask, action))
-    once, once_grads = pass_and_gradient(net.get_action_and_value(distinct, mask, action, rows=rows))
+    plain, plain_grads = pass_and_gradient(net.get_action_and_value(distinct[rows], distinct_mask[rows], action))
+    once, once_grads = pass_and_gradient(net.get_action_and_value(distinct, distinct_mask, action, rows=rows))
     for name in ("log_prob", "entropy", "value", "log_probs"):
         assert torch.allclose(getattr(once, name), getattr(plain, name), atol=1e-6), name
     assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(once_grads, plain_grads, strict=True))
     assert any(float(g.abs().max()) > 0 for g in once_grads)
+    sampled = net.get_action_and_value(distinct, distinct_mask, generator=torch.Generator(), rows=rows)
+    assert bool(distinct_mask[rows, sampled.action].all())
 
 
 def test_distinct_rows_finds_each_observation_once_and_maps_every_row_to_it():
