@@ -4,6 +4,7 @@ resume, the table-size list, learning-rate annealing and the KL stop, --init fro
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import math
 
@@ -24,6 +25,7 @@ from bidbluff.training.batched import (
     explained_variance,
     position,
     ppo_loss,
+    rare_collections,
     reverse_kl,
     segment_gae,
     state_balance,
@@ -257,6 +259,15 @@ def test_the_policy_computed_once_per_distinct_row_gives_every_rows_policy_value
     assert any(float(g.abs().max()) > 0 for g in once_grads)
     sampled = net.get_action_and_value(distinct, distinct_mask, generator=torch.Generator(), rows=rows)
     assert bool(distinct_mask[rows, sampled.action].all())
+
+
+def test_rare_collections_spares_the_long_lived_objects_and_puts_everything_back_after_an_error():
+    before = gc.get_threshold()
+    with pytest.raises(KeyError), rare_collections(50_000):
+        assert gc.get_threshold()[0] == 50_000 and gc.get_threshold()[1:] == before[1:]
+        assert gc.get_freeze_count() > 0  # what was alive at the start is out of the collector's passes
+        raise KeyError("a run that fails")
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 
 def test_distinct_rows_finds_each_observation_once_and_maps_every_row_to_it():
