@@ -277,13 +277,16 @@ def test_the_equilibrium_recipe_sets_its_options_under_the_flags_given(tmp_path,
 
     out = tmp_path / "recipe"
     argv = ["selfplay", "liars_dice_v0", "--recipe", "equilibrium", "--total-steps", "2048", "--checkpoint-every",
-            "2048", "--n-epochs", "1", "--option", "preset=classic", "--no-progress", "--out", str(out)]  # fmt: skip
+            "2048", "--n-epochs", "1", "--option", "preset=classic", "--rollout-steps", "2048", "--num-games", "64",
+            "--no-progress", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
     config = json.loads((out / "config.json").read_text())
     assert config["magnet_coef"] == 0.4 and config["magnet_every"] == 0 and config["magnet_rate"] == 0.006
-    assert config["clip_range"] == 0.1, "classic's tuning changes the magnet and the final entropy only"
+    assert config["clip_range"] == 0.1, "classic's tuning leaves the clip"
     assert config["ent_coef"] == 0.05 and config["ent_coef_final"] == 0.002 and config["anneal_lr"] is True
-    assert config["average_from"] == 0.5 and config["magnet_source"] == "average"
+    assert config["average_from"] == 0.5 and config["magnet_source"] == "network"
+    assert config["minibatch_size"] == 16384 and config["learning_rate"] == 3e-3  # classic's big batch ...
+    assert (config["rollout_steps"], config["num_games"]) == (2048, 64), "... under the flags given"
     assert config["total_steps"] == 2048, "a flag given wins over the recipe"
     assert config["n_epochs"] == 1, "a flag given wins over the recipe"
     assert config["env_options"] == {"dice": 1, "observation": "compact", "preset": "classic"}
@@ -306,6 +309,8 @@ def test_the_recipe_is_tuned_for_the_preset_and_a_flag_given_still_wins():
     classic = with_recipe("equilibrium", {"env_options": {"preset": "classic"}})
     assert (classic["magnet_coef"], classic["magnet_every"], classic["magnet_rate"]) == (0.4, 0, 0.006)
     assert classic["ent_coef_final"] == 0.002 and classic["env_options"]["dice"] == 1
+    assert (classic["rollout_steps"], classic["total_steps"], classic["learning_rate"]) == (32768, 39_321_600, 3e-3)
+    assert lying_pirates["rollout_steps"] == 2048 and lying_pirates["magnet_source"] == "average"
     given = with_recipe("equilibrium", {"env_options": {"preset": "classic"}, "magnet_coef": 0.3})
     assert given["magnet_coef"] == 0.3 and given["magnet_rate"] == 0.006
 
