@@ -40,7 +40,7 @@ import json
 import re
 import shutil
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -303,21 +303,25 @@ class PolicyAgent:
 
     def probabilities(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The policy's action distribution, restricted to the mask."""
+        return self.probabilities_many([observation])[0]
+
+    def probabilities_many(self, observations: Sequence[dict[str, np.ndarray]]) -> np.ndarray:
+        """``probabilities`` of each observation, one row each, from one forward pass (an exact measurement
+        asks every information state of a table at once)."""
         import torch
 
         from bidbluff.agents.networks import masked_logits
 
-        obs = np.asarray(observation["observation"], dtype=np.float32)
-        if self.game is not None:
-            obs = self.game.narrow(obs)
-        obs = torch.as_tensor(obs[None])
-        mask = np.asarray(observation["action_mask"], dtype=bool)
+        rows = [np.asarray(o["observation"], dtype=np.float32) for o in observations]
+        obs = np.stack([self.game.narrow(row) for row in rows] if self.game is not None else rows)
+        mask = np.stack([np.asarray(o["action_mask"], dtype=bool) for o in observations])
         with torch.no_grad():
-            logits = masked_logits(self.network.logits(obs), torch.from_numpy(mask[None]))
-            probs = torch.softmax(logits, dim=-1)[0].numpy().astype(np.float64)
+            logits = masked_logits(self.network.logits(torch.as_tensor(obs)), torch.from_numpy(mask))
+            probs = torch.softmax(logits, dim=-1).numpy().astype(np.float64)
         probs = np.where(mask, probs, 0.0)
-        total = probs.sum()
-        return probs / total if total > 0 else mask / mask.sum()
+        total = probs.sum(axis=1, keepdims=True)
+        uniform = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        return np.where(total > 0, probs / np.where(total > 0, total, 1.0), uniform)
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         return act_on_policy(self, observation, agent)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# One intra-op thread per test process: pytest-xdist runs a process per core, and torch's default of a thread
+# per core in each of them has the small forward passes of the tests wait on each other's spinning threads.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import pytest
 
