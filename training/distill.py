@@ -311,29 +311,40 @@ def joined(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> dict[str, 
     return {key: torch.cat([a[key], b[key]]) for key in a}
 
 
-def stack(rounds: list[Decisions], sharpen: float = 1.0) -> dict[str, torch.Tensor]:
-    """The decisions as tensors; the teachers' distributions raised to the power ``1 / sharpen`` (renormalised):
-    below 1 the targets lean toward the teacher's most likely action, which a greedy student plays."""
-    targets = np.concatenate([np.stack(d.targets) for d in rounds])
-    if sharpen != 1.0:
-        targets = targets ** (1.0 / sharpen)
-        targets /= targets.sum(axis=1, keepdims=True)
+def stack(rounds: list[Decisions]) -> dict[str, torch.Tensor]:
+    """The decisions as tensors, the teachers' distributions as they were labelled."""
     return {
         "obs": torch.from_numpy(np.concatenate([np.stack(d.obs) for d in rounds])),
         "masks": torch.from_numpy(np.concatenate([np.stack(d.masks) for d in rounds])),
-        "targets": torch.from_numpy(targets),
+        "targets": torch.from_numpy(np.concatenate([np.stack(d.targets) for d in rounds])),
         "returns": torch.tensor([r for d in rounds for r in d.returns], dtype=torch.float32),
         "players": torch.tensor([p for d in rounds for p in d.players]),
         "own": torch.tensor([o for d in rounds for o in d.own], dtype=torch.bool),
-        "weights": torch.ones(len(targets)),
+        "weights": torch.ones(sum(len(d.returns) for d in rounds)),
     }
+
+
+def sharpened(data: dict[str, torch.Tensor], sharpen: float) -> dict[str, torch.Tensor]:
+    """``data`` with its targets raised to the power ``1 / sharpen`` (renormalised): below 1 they lean toward the
+    teacher's most likely action, which a greedy student plays.  Only the targets are copied."""
+    if sharpen == 1.0:
+        return data
+    targets = data["targets"] ** (1.0 / sharpen)
+    return {**data, "targets": targets / targets.sum(dim=1, keepdim=True)}
+
+
+AGREE_CHUNK = 65_536  # rows a greedy read takes at once: a million float observations would need gigabytes
 
 
 def agrees(net: torch.nn.Module, data: dict[str, torch.Tensor]) -> torch.Tensor:
     """Per decision: whether the student's greedy action is the teacher's most likely one."""
+    hits = []
     with torch.no_grad():
-        logits = masked_logits(net.logits(data["obs"].float()), data["masks"])
-    return logits.argmax(1) == data["targets"].argmax(1)
+        for start in range(0, len(data["obs"]), AGREE_CHUNK):
+            rows = slice(start, start + AGREE_CHUNK)
+            logits = masked_logits(net.logits(data["obs"][rows].float()), data["masks"][rows])
+            hits.append(logits.argmax(1) == data["targets"][rows].argmax(1))
+    return torch.cat(hits) if hits else torch.zeros(0, dtype=torch.bool)
 
 
 def agreement(net: torch.nn.Module, data: dict[str, torch.Tensor], own: bool = False) -> dict[int, float]:
@@ -424,7 +435,8 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
             group["lr"] = cfg.learning_rate
     student = PolicyAgent(net, meta, deterministic=True, name="student")
     teacher_self = PolicyAgent(frozen, meta, deterministic=True, name=SELF)
-    gathered = [load_data(out / f"data_{k}.npz") for k in range(done)]
+    # every round's decisions so far, stacked once: a round's rows are not kept a second time as lists
+    pool = stack([load_data(out / f"data_{k}.npz") for k in range(done)]) if done else None
     probe = exact_probe() if cfg.exact else None
     exact = None
     if probe:
@@ -441,9 +453,9 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         fresh_data = stack([fresh])
         before = agreement(net, fresh_data, own=True)  # on the learner's positions, not fitted to yet
         by_kind = agreement_by_kind(net, fresh_data, cfg.env)
-        gathered.append(fresh)
+        pool = fresh_data if pool is None else joined(pool, fresh_data)
         generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
-        data = stack(gathered, cfg.sharpen)
+        data = sharpened(pool, cfg.sharpen)
         losses = fit(cfg, net, optimizer, joined(data, exact) if exact else data, generator, stop)
         if stop:
             break  # the round is dropped whole: a resumed run plays it again from the same seeds

@@ -158,14 +158,31 @@ def test_teacher_sizes_and_bad_arguments(tmp_path, fresh, capsys):
 
 
 def test_sharpened_targets_lean_to_the_teachers_choice():
-    from bidbluff.training.distill import Decisions, stack
+    from bidbluff.training.distill import Decisions, sharpened, stack
 
     row = np.array([0.6, 0.3, 0.1, 0.0], dtype=np.float32)
-    data = Decisions([np.zeros(2, np.float16)], [np.ones(4, bool)], [row], [0.0], [2])
-    assert np.allclose(stack([data])["targets"][0].numpy(), row)
-    sharp = stack([data], sharpen=0.25)["targets"][0].numpy()
+    data = stack([Decisions([np.zeros(2, np.float16)], [np.ones(4, bool)], [row], [0.0], [2], [True])])
+    assert np.allclose(data["targets"][0].numpy(), row)
+    sharp = sharpened(data, 0.25)["targets"][0].numpy()
+    assert np.allclose(data["targets"][0].numpy(), row)  # the pool keeps the labels as the teacher gave them
     assert sharp.sum() == pytest.approx(1.0) and sharp[3] == 0.0
     assert sharp[0] == pytest.approx(0.6**4 / (0.6**4 + 0.3**4 + 0.1**4)) and sharp[0] > 0.9
+
+
+def test_agreement_read_in_chunks_is_the_agreement_read_at_once(monkeypatch):
+    from bidbluff.training import distill as distill_module
+
+    torch.manual_seed(0)
+    net = ActorCritic(6, 5, trunk=8, net_arch=(8,))
+    masks = torch.rand(23, 5) < 0.7
+    masks[:, 0] = True
+    data = {"obs": torch.randn(23, 6).half(), "masks": masks, "targets": torch.rand(23, 5) * masks}
+    with torch.no_grad():
+        whole = net.logits(data["obs"].float()).masked_fill(~masks, -1e9).argmax(1) == data["targets"].argmax(1)
+    monkeypatch.setattr(distill_module, "AGREE_CHUNK", 4)  # 23 rows: five whole chunks and a part
+    chunked = distill_module.agrees(net, data)
+    assert chunked.shape == (23,) and torch.equal(chunked, whole)
+    assert 0 < int(whole.sum()) < 23  # some rows agree and some do not, so a misaligned chunk would show
 
 
 def test_workers_share_a_round_and_gather_the_data_one_process_would(fresh):
