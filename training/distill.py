@@ -460,7 +460,6 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         if stop:
             break  # the round is dropped whole: a resumed run plays it again from the same seeds
         save_data(out / f"data_{round_}.npz", fresh)
-        save_checkpoint(out / f"round_{round_}.zip", net, meta, optimizer.state_dict())
         row = {
             "round": round_,
             "played_by": "teacher" if round_ == 0 else "student",
@@ -474,21 +473,36 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
             "seconds": round(time.monotonic() - start, 1),
         }
         log.append(row)
+        save_checkpoint(out / f"round_{round_}.zip", net, student_meta(meta, cfg, log), optimizer.state_dict())
         print(json.dumps(row), flush=True)
         with log_path.open("a") as f:
             f.write(json.dumps(row) + "\n")
     if stop:
         raise RunInterruptedError(stop.received or "SIGINT", len(log), out)
-    meta = {
-        **meta,
+    return save_checkpoint(out / "final.zip", net, student_meta(meta, cfg, log), optimizer.state_dict())
+
+
+# what the starting checkpoint's sidecar says of its own weights, and not of a student's: a round's network
+# shipped under the starting one's ``converted_from`` claimed to be the converted zip and was tested as such
+OF_THE_WEIGHTS = ("evaluation", "tournaments", "exported_from", "optimizer_state", "converted_from")
+
+
+def student_meta(meta: dict[str, Any], cfg: DistillConfig, log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sidecar of a student saved after ``log``'s rounds (each round's ``round_K.zip`` as well as
+    ``final.zip``): the starting checkpoint's, less what held only for its weights, plus the recipe and rows."""
+    student = {key: value for key, value in meta.items() if key not in OF_THE_WEIGHTS}
+    return {
+        **student,
         "algorithm": f"{meta.get('algorithm', 'PPO')} + DAgger policy distillation",
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "distilled_from": cfg.init,
-        "distillation": {"config": asdict(cfg), "rounds": log},
+        "distillation": {
+            "config": asdict(cfg),
+            "rounds": list(log),
+            # a student of a student keeps its teacher's recipe: each run's rows say only how it went on
+            **({"before": meta["distillation"]} if "distillation" in meta else {}),
+        },
     }
-    for key in ("evaluation", "tournaments", "exported_from", "optimizer_state"):
-        meta.pop(key, None)
-    return save_checkpoint(out / "final.zip", net, meta, optimizer.state_dict())
 
 
 def main(argv: list[str] | None = None) -> None:

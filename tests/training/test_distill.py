@@ -87,6 +87,21 @@ def test_the_student_learns_the_teacher_of_each_table_size(tmp_path, fresh):
     assert "DAgger" in meta["algorithm"]
 
 
+def test_every_round_is_saved_as_a_student_and_not_as_the_checkpoint_it_started_from(tmp_path, fresh):
+    net, meta, _ = load_network(fresh, "liars_dice_v0")
+    converted = {"converted_from": {"zip_sha256": "0" * 64}, "evaluation": {"heuristic": 0.5}}
+    init = str(save_checkpoint(tmp_path / "converted.zip", net, {**meta, **converted}))
+    distill(config(tmp_path / "first", init, rounds=2, games=6, epochs=1))
+    for k in (0, 1):
+        round_meta = read_sidecar(tmp_path / "first" / f"round_{k}.zip", "liars_dice_v0")
+        assert "converted_from" not in round_meta and "evaluation" not in round_meta
+        assert round_meta["distilled_from"] == init and len(round_meta["distillation"]["rounds"]) == k + 1
+    again = str(tmp_path / "first" / "round_1.zip")
+    final = distill(config(tmp_path / "second", again, rounds=1, games=6, epochs=1))
+    chain = read_sidecar(final, "liars_dice_v0")["distillation"]
+    assert len(chain["rounds"]) == 1 and len(chain["before"]["rounds"]) == 2
+
+
 def test_a_size_without_a_teacher_is_taught_by_the_starting_network(tmp_path, fresh):
     distill(config(tmp_path, fresh, teachers={}, rounds=1, learning_rate=0.0))
     row = json.loads((tmp_path / "rounds.jsonl").read_text())
