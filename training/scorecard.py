@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bidbluff import agents, envs
+from bidbluff.agents.identity import identity
 
 SECTIONS = ("baselines", "mixed", "exploiter", "exact")
 BASELINES = ("heuristic", "random")
@@ -223,39 +224,6 @@ def check_spec(spec: str, env_name: str) -> None:
     close = getattr(agent, "close", None)
     if close is not None:
         close()
-
-
-def identity(spec: str, env_name: str) -> dict[str, Any]:
-    """What ``spec`` is, for the record and for deciding whether a kept part still holds: a registered name's
-    spec, and the digest of each file it loads (a checkpoint retrained under the same path is another agent)."""
-    given = agents.NAMED.get(spec, spec)
-    out: dict[str, Any] = {"spec": spec}
-    if given != spec:
-        out["registered"] = given
-    digests = {str(p): _digest(p) for p in _files(given, env_name)}
-    if digests:
-        out["sha256"] = digests
-    return out
-
-
-def _files(spec: str, env_name: str) -> list[Path]:
-    kind, _, arg = spec.partition(":")
-    if kind == "cmd":
-        return []  # a program's files are its own; the record keeps its command
-    if kind == "cfr":
-        return [Path(arg) if arg else agents.CFR_TABLE]
-    path = arg if kind == "onnx" else spec
-    if path.endswith((":sample", ":greedy")):
-        path = path.rsplit(":", 1)[0]
-    if path == "shipped":
-        path = str(agents.shipped_path(env_name))
-    stem = path[: -len(".zip")] if path.endswith(".zip") else path
-    found = [Path(p) for p in dict.fromkeys((path, stem + ".zip", stem + ".onnx")) if Path(p).is_file()]
-    return found
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 # -- the parts, each kept as it finishes ---------------------------------------------------------------------------

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from bidbluff import agents
+from bidbluff.agents.identity import identity
 from bidbluff.arena import tournament
 from bidbluff.cli import build_parser, evaluated_agent, main
 from bidbluff.training import exploiter, scorecard
-from bidbluff.training.scorecard import identity, make_plan
+from bidbluff.training.scorecard import make_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = {"num_games": 8, "rollout_steps": 256, "minibatch_size": 128, "n_epochs": 1, "trunk": 16, "net_arch": [16]}
