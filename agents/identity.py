@@ -13,6 +13,8 @@ from typing import Any
 
 from bidbluff.agents.shipped import retired_path, shipped_path
 
+SEARCH_NETWORKS = ("prior=", "value=", "rollout=")
+
 
 def identity(spec: str, env_name: str) -> dict[str, Any]:
     """``spec``, the spec it is registered as (if a name), and the first 16 hex digits of the SHA-256 of each
@@ -30,10 +32,17 @@ def identity(spec: str, env_name: str) -> dict[str, Any]:
 
 
 def files(spec: str, env_name: str) -> list[Path]:
-    """The files a network, table or exported spec loads (none for a program: its files are its own)."""
+    """The files a network, table, exported or search spec loads (none for a program: its files are its own)."""
     kind, _, arg = spec.partition(":")
     if kind == "cmd":
         return []
+    if kind == "expert":
+        from bidbluff.agents.ismcts import EXPERT
+
+        kind, _, arg = EXPERT[env_name].partition(":")
+    if kind == "ismcts":  # a search is the networks it reads: prior=, value=, rollout=
+        loaded = [item.split("=", 1)[1] for item in arg.split(",") if item.startswith(SEARCH_NETWORKS)]
+        return [path for given in loaded for path in files(given, env_name)]
     if kind == "cfr":
         from bidbluff.agents import CFR_TABLE
 

@@ -235,3 +235,10 @@ def test_a_checkpoint_retrained_under_its_path_is_another_agent(tmp_path: Path) 
     after = identity(f"{tmp_path / 'net'}:sample", "liars_dice_v0")
     assert before["sha256"][str(path)] != after["sha256"][str(path)]
     assert "sha256" in identity("shipped", "liars_dice_v0") and "sha256" not in identity("random", "spytails_v0")
+
+
+def test_a_search_is_identified_by_the_networks_it_reads():
+    shipped = str(agents.shipped_path("lying_pirates_v0"))
+    for spec in ("expert", "ismcts:20,prior=shipped,value=shipped"):
+        assert list(identity(spec, "lying_pirates_v0")["sha256"]) == [shipped]
+    assert "sha256" not in identity("ismcts:20", "lying_pirates_v0")
