@@ -20,7 +20,7 @@ Libertalia's booty and targets) they take it as the heuristic does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +50,6 @@ from bidbluff.envs.spytails.content import (
     SHREW_RANKS,
     SKUNK_BOMB,
 )
-from bidbluff.envs.spytails.rules import DECISIONS as SPY_DECISIONS
 
 _SPY = SPY_CODEC.offset
 _LD_BID, _LD_EXACT, _LD_LIAR = LD_CODEC.offset["bid"], LD_CODEC.offset["exact"], LD_CODEC.offset["liar"]
@@ -157,27 +156,6 @@ class SpytailsLowball(SpytailsReader):
         if worst is not None and duck_value(worst - _SPY["remove"]) <= 5.0:  # a 9 or a 10: it wins when it must not
             return worst
         return _SPY["remove_none"]
-
-    def _repay(self, obs: np.ndarray, legal: list[int]) -> int:
-        return _SPY["repay"]
-
-    DECIDE: ClassVar[dict[str, Callable[[Any, np.ndarray, list[int]], int]]] = {
-        "character": _character,
-        "bid": _bid,
-        "stake": _stake,
-        "revise": _revise,
-        "play": _play,
-        "regroup": _regroup,
-        "echo_take": _echo_take,
-        "echo_give": _echo_give,
-        "reinforce": _reinforce,
-        "remove": _remove,
-        "repay": _repay,
-    }
-
-
-if set(SpytailsLowball.DECIDE) != set(SPY_DECISIONS):
-    raise ValueError(f"SpytailsLowball.DECIDE does not cover the decisions {SPY_DECISIONS} one to one")
 
 
 # -- Liar's dice: a fixed-threshold bidder ---------------------------------------------------------------

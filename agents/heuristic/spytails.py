@@ -47,7 +47,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -324,9 +324,17 @@ def mission_bonus(row: list[int], rules: RoundRules) -> np.ndarray:
 
 
 class SpytailsReader(SeededAgent):
-    """What every Spytails heuristic reads from its observation, and the dispatch of its decisions."""
+    """What every Spytails heuristic reads from its observation, and the dispatch of its decisions.
 
-    DECIDE: ClassVar[dict[str, Callable[[Any, np.ndarray, list[int]], int]]] = {}
+    A player takes each open decision of ``rules.DECISIONS`` in the method named after it (``_bid``,
+    ``_play``, ...); a player class that lacks one is refused when it is defined, not mid-game.
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        missing = [d for d in DECISIONS if not callable(getattr(cls, f"_{d}", None))]
+        if missing:
+            raise TypeError(f"{cls.__name__} has no method _<decision> for the decisions {missing} (of {DECISIONS})")
 
     @staticmethod
     def hand(obs: np.ndarray) -> list[int]:
@@ -356,8 +364,11 @@ class SpytailsReader(SeededAgent):
         legal = [int(i) for i in legal_ids(observation, agent)]
         obs = observation["observation"]
         decision = DECISIONS[LAYOUT.view(obs).index("decision")]
-        choice = self.DECIDE[decision](self, obs, legal)
+        choice = getattr(self, f"_{decision}")(obs, legal)
         return choice if choice in legal else int(self.rng.choice(legal))
+
+    def _repay(self, obs: np.ndarray, legal: list[int]) -> int:
+        return _OFF["repay"]  # the rules leave one move
 
 
 def card_options(legal: list[int]) -> list[tuple[int, int, bool]]:
@@ -604,25 +615,3 @@ class SpytailsHeuristic(SpytailsReader):
         if worst is not None and control_value(worst - _OFF["remove"]) <= 2.5:
             return worst
         return _OFF["remove_none"]
-
-    def _repay(self, obs: np.ndarray, legal: list[int]) -> int:
-        return _OFF["repay"]
-
-    # the open decision (``rules.DECISIONS``) -> how this player takes it; checked complete below
-    DECIDE: ClassVar[dict[str, Callable[[Any, np.ndarray, list[int]], int]]] = {
-        "character": _character,
-        "bid": _bid,
-        "stake": _stake,
-        "revise": _revise,
-        "play": _play,
-        "regroup": _regroup,
-        "echo_take": _echo_take,
-        "echo_give": _echo_give,
-        "reinforce": _reinforce,
-        "remove": _remove,
-        "repay": _repay,
-    }
-
-
-if set(SpytailsHeuristic.DECIDE) != set(DECISIONS):
-    raise ValueError(f"SpytailsHeuristic.DECIDE does not cover the decisions {DECISIONS} one to one")

@@ -22,9 +22,6 @@ The shipped Spytails network's figures up to 2026-12 were measured against it;
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
-
 import numpy as np
 
 from bidbluff.agents.heuristic.spytails import SpytailsReader, wins
@@ -42,7 +39,6 @@ from bidbluff.envs.spytails.content import (
     NUM_CARDS,
     SKUNK_BOMB,
 )
-from bidbluff.envs.spytails.rules import DECISIONS
 
 _OFF = CODEC.offset
 _PLAIN_WIN = {ACE: 0.8, 13: 0.65, 12: 0.55, 11: 0.45, 10: 0.35, 9: 0.2, 8: 0.1, 7: 0.05}
@@ -180,25 +176,3 @@ class FirstSpytailsHeuristic(SpytailsReader):
         if worst is not None and keep_value(worst - _OFF["remove"]) < 1.0:
             return worst
         return _OFF["remove_none"]
-
-    def _repay(self, obs: np.ndarray, legal: list[int]) -> int:
-        return _OFF["repay"]
-
-    # the open decision (``rules.DECISIONS``) -> how this player takes it; checked complete below
-    DECIDE: ClassVar[dict[str, Callable[[FirstSpytailsHeuristic, np.ndarray, list[int]], int]]] = {
-        "character": _character,
-        "bid": _bid,
-        "stake": _stake,
-        "revise": _revise,
-        "play": _play,
-        "regroup": _regroup,
-        "echo_take": _echo_take,
-        "echo_give": _echo_give,
-        "reinforce": _reinforce,
-        "remove": _remove,
-        "repay": _repay,
-    }
-
-
-if set(FirstSpytailsHeuristic.DECIDE) != set(DECISIONS):
-    raise ValueError(f"FirstSpytailsHeuristic.DECIDE does not cover the decisions {DECISIONS} one to one")

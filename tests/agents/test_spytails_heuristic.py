@@ -161,3 +161,11 @@ def test_the_first_heuristic_stays_loadable():
     assert type(agents.make("heuristic", env_name="spytails_v0", seed=0)) is sp.SpytailsHeuristic
     with pytest.raises(ValueError, match="heuristic@2026-11"):
         agents.make("heuristic@2026-11", env_name="liars_dice_v0")
+
+
+def test_a_player_class_missing_a_decision_is_refused_when_defined() -> None:
+    with pytest.raises(TypeError, match="_<decision> for the decisions \\['character'\\]"):
+
+        class NoCharacter(sp.SpytailsReader):  # every decision but the character pick
+            _bid = _stake = _revise = _play = _regroup = sp.SpytailsHeuristic._bid
+            _echo_take = _echo_give = _reinforce = _remove = sp.SpytailsHeuristic._bid
