@@ -77,6 +77,7 @@ from bidbluff.agents.shipped import (
     CHECKPOINTS,
     EQUILIBRIUM,
     has_shipped,
+    network_path,
     retired_path,
     retired_versions,
     shipped_path,
@@ -206,14 +207,14 @@ def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **opti
         if env_name is None:
             raise ValueError(f"agent spec {spec!r} needs the env (agents.make({spec!r}, env_name=...))")
         version = path.partition("@")[2]
-        path = str(retired_path(env_name, version))
+        path = network_path(path, env_name)
         if not Path(path).is_file():
             kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
             raise ValueError(f"{env_name} has no network retired as {version!r} (kept: {kept})")
     if path == "shipped":
         if env_name is None:
             raise ValueError("agent spec 'shipped' needs the env (agents.make('shipped', env_name=...))")
-        path = str(shipped_path(env_name))
+        path = network_path(path, env_name)
         if not Path(path).is_file():
             raise ValueError(f"{env_name} has no shipped checkpoint ({path} does not exist)")
     if path.endswith((".zip", ".json")) or Path(path + ".zip").exists() or Path(path).exists():
@@ -322,8 +323,10 @@ __all__ = [
     "load",
     "make",
     "named_programs_only",
+    "network_path",
     "parse_registration",
     "register",
+    "retired_path",
     "seat_of",
     "shipped_path",
     "split_specs",

@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from bidbluff.agents.shipped import retired_path, shipped_path
+from bidbluff.agents.shipped import network_path
 
 SEARCH_NETWORKS = ("prior=", "value=", "rollout=")
 
@@ -50,9 +50,6 @@ def files(spec: str, env_name: str) -> list[Path]:
     path = arg if kind == "onnx" else spec
     if path.endswith((":sample", ":greedy")):
         path = path.rsplit(":", 1)[0]
-    if path == "shipped":
-        path = str(shipped_path(env_name))
-    elif path.startswith("shipped@"):
-        path = str(retired_path(env_name, path.removeprefix("shipped@")))
+    path = network_path(path, env_name)
     stem = path[: -len(".zip")] if path.endswith(".zip") else path
     return [Path(p) for p in dict.fromkeys((path, stem + ".zip", stem + ".onnx")) if Path(p).is_file()]

@@ -36,6 +36,16 @@ def retired_path(env_name: str, version: str) -> Path:
     return shipped_path(env_name).with_name(f"shipped@{version}.zip")
 
 
+def network_path(path: str, env_name: str) -> str:
+    """The checkpoint a network spec's path names: ``shipped`` the env's shipped network, ``shipped@VERSION`` the
+    one retired as VERSION; any other path as given."""
+    if path == "shipped":
+        return str(shipped_path(env_name))
+    if path.startswith("shipped@"):
+        return str(retired_path(env_name, path.removeprefix("shipped@")))
+    return path
+
+
 def retired_versions(env_name: str) -> list[str]:
     """The versions of ``env_name``'s retired networks, oldest name first."""
     folder = shipped_path(env_name).parent
