@@ -539,6 +539,12 @@ def _ci(row: dict[str, Any]) -> str:
     return f"{row['ci_low']:.3f}-{row['ci_high']:.3f}"
 
 
+def _forecast_columns(rows: list[dict[str, Any]]) -> list[str]:
+    """The forecast statistics worth a column: those of rows that saw forecasts (none outside Spytails, where
+    every row still carries the empty statistics)."""
+    return sorted({k for r in rows if r.get("forecasts") for k in _forecasts(r) if not k.startswith("opponents_")})
+
+
 def tables(record: dict[str, Any]) -> list[Any]:
     """The scorecard as rich renderables: one table per section, and a line for each section skipped."""
     from rich.table import Table
@@ -549,7 +555,7 @@ def tables(record: dict[str, Any]) -> list[Any]:
     skipped = []
     baselines = record["baselines"]
     if "rows" in baselines:
-        forecast = sorted({k for r in baselines["rows"] for k in _forecasts(r) if not k.startswith("opponents_")})
+        forecast = _forecast_columns(baselines["rows"])
         table = Table(title=f"{agent} against copies of each baseline ({record['env']}, seed {record['seed']})")
         columns = ["players", "against", "games", "win share", "95% CI", "equal share", "x equal", "mean reward"]
         for column in columns + forecast:
@@ -566,7 +572,7 @@ def tables(record: dict[str, Any]) -> list[Any]:
     mixed = record["mixed"]
     if "entries" in mixed:
         table = Table(title=f"mixed table: {mixed['players']} players, {mixed['games']:,} games, seed {mixed['seed']}")
-        forecast = sorted({k for r in mixed["entries"] for k in _forecasts(r)})
+        forecast = _forecast_columns(mixed["entries"])
         for column in ["entry", "win share", "95% CI", "mean reward", "rank", *forecast]:
             table.add_column(column, justify="left" if column == "entry" else "right")
         for row in sorted(mixed["entries"], key=lambda r: r["rank"]):

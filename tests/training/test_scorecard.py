@@ -3,11 +3,13 @@ JSON, a rerun that reuses the finished parts of an interrupted one, and clear er
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from bidbluff import agents
 from bidbluff.agents.identity import identity
@@ -179,15 +181,30 @@ def test_forecast_statistics_are_carried_where_the_tournament_has_them(tmp_path:
         result = real(*args, **kwargs)
         rows = result.rows()
         for i, row in enumerate(rows):
-            row.update(forecast_hit_rate=0.5 + i / 10, mean_forecast=1.0)
+            row.update(forecasts=10, forecast_hit_rate=0.5 + i / 10, mean_forecast=1.0)
         result.rows = lambda: rows  # type: ignore[method-assign]
         return result
 
     monkeypatch.setattr(tournament, "run_tournament", with_forecasts)
     plan = make_plan("spytails_v0", "random", players=[3], baselines=["random"], games=6, out=tmp_path,
                      skip=["mixed", "exploiter", "exact"])  # fmt: skip
-    (row,) = scorecard.scorecard(plan)["baselines"]["rows"]
+    record = scorecard.scorecard(plan)
+    (row,) = record["baselines"]["rows"]
     assert row["forecast_hit_rate"] == 0.5 and row["opponents_forecast_hit_rate"] == pytest.approx(0.65)
+    assert "forecast_hit_rate" in rendered(record)
+
+
+def rendered(record: dict) -> str:
+    console = Console(width=400, record=True, file=io.StringIO())
+    scorecard.print_scorecard(record, console)
+    return console.export_text()
+
+
+def test_a_game_without_forecasts_prints_no_forecast_columns(card: dict) -> None:
+    # every tournament row carries the forecast statistics, empty outside Spytails; they get no column there
+    assert card["baselines"]["rows"][0]["forecasts"] == 0
+    text = rendered(card)
+    assert "win share" in text and "forecast" not in text
 
 
 def test_defaults_and_quick_budgets() -> None:
