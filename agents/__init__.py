@@ -114,6 +114,7 @@ SEARCH_KEYS = {
     "belief": "belief",
     "others": "others",
 }
+SEARCH_BUDGET = re.compile(r"(\d+)(ms)?")  # a search's simulations or milliseconds, as expert's "ismcts:100,1000ms"
 PROGRAM_KEYS = tuple(LIMITS)  # a cmd: spec's settings: its time limits (bidbluff.agents.program)
 NAMED: dict[str, str] = {}  # specs registered under a name (``register``), e.g. a program: mine -> cmd:"node a.js"
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
@@ -242,7 +243,7 @@ def split_specs(text: str) -> list[str]:
     specs: list[str] = []
     for item in comma_items(text):
         key = item.partition("=")[0]
-        if specs and key in SEARCH_KEYS and specs[-1].startswith("ismcts:"):
+        if specs and specs[-1].startswith("ismcts:") and (key in SEARCH_KEYS or SEARCH_BUDGET.fullmatch(item)):
             specs[-1] += "," + item
         elif specs and key in PROGRAM_KEYS and specs[-1].startswith("cmd:"):
             spec, star, count = specs[-1].rpartition("*")  # a repeat (*3) stays last: expand_specs reads it there
@@ -277,7 +278,7 @@ def search_options(spec: str, arg: str) -> dict[str, Any]:
     budget: dict[str, Any] = {}
     for item in filter(None, arg.split(",")):
         key, eq, value = item.partition("=")
-        found = re.fullmatch(r"(\d+)(ms)?", item)
+        found = SEARCH_BUDGET.fullmatch(item)
         if found:
             budget["time_ms" if found.group(2) else "simulations"] = int(found.group(1))
         elif eq and key in SEARCH_KEYS and value:

@@ -55,6 +55,8 @@ def left_running(pidfile: Path, wait: float = 2.0) -> list[int]:
         ("cmd:'node a.js --pair 1,2',move=2s,heuristic", ["cmd:'node a.js --pair 1,2',move=2s", "heuristic"]),
         ('random, cmd:"bash a.sh"*2 ,move=1s', ["random", "cmd:'bash a.sh',move=1s*2"]),
         ("cmd:./agent,ismcts:50,prior=shipped", ["cmd:./agent", "ismcts:50,prior=shipped"]),
+        # expert's own setting: a time cap after the simulations stays with the search
+        ("ismcts:100,1000ms,prior=shipped,heuristic*3", ["ismcts:100,1000ms,prior=shipped", "heuristic*3"]),
         (r"C:\runs\x.zip,random", [r"C:\runs\x.zip", "random"]),
     ],
 )
