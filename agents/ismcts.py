@@ -84,7 +84,7 @@ EXPERT = {
         "ismcts:500,1000ms,prior=shipped,rollout=shipped,others=prior+heuristic,belief=prior,reward=winner"
     ),
     "libertalia_v0": "ismcts:30,1000ms,prior=shipped,rollout=shipped,others=prior,reward=winner",
-    "lying_pirates_v0": "ismcts:100,1000ms,prior=shipped,value=shipped,others=prior",
+    "lying_pirates_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
     "spytails_v0": "ismcts:50,1000ms,prior=shipped,value=shipped,others=prior",
 }
 
