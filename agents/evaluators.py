@@ -143,14 +143,16 @@ def legal_softmax(logits: np.ndarray, legal: Sequence[int]) -> np.ndarray:
 
 @functools.lru_cache(maxsize=8)
 def load_network(spec: str, env_name: str) -> Network:
-    """``shipped`` (the env's ``checkpoints/<game>/selfplay.zip``) or a checkpoint path, checked against the env
-    (``bidbluff.agents.policy.load_network``); loaded once per process and shared by every search that names it."""
+    """``shipped`` (the env's ``checkpoints/<game>/selfplay.zip``), ``shipped@VERSION`` (one retired as VERSION) or a
+    checkpoint path, checked against the env (``bidbluff.agents.policy.load_network``); loaded once per process and
+    shared by every search that names it."""
     from bidbluff.agents.policy import load_network as load_checkpoint
-    from bidbluff.agents.shipped import shipped_path
+    from bidbluff.agents.shipped import network_path, retired_versions
 
-    path = shipped_path(env_name) if spec == "shipped" else Path(spec)
-    if spec == "shipped" and not path.is_file():
-        raise ValueError(f"{env_name} has no shipped checkpoint ({path} does not exist)")
+    path = Path(network_path(spec, env_name))
+    if (spec == "shipped" or spec.startswith("shipped@")) and not path.is_file():
+        kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
+        raise ValueError(f"{env_name} has no checkpoint {spec} ({path} does not exist; retired versions: {kept})")
     net, meta, _ = load_checkpoint(path, env_name)
     return Network(net, meta, spec)
 

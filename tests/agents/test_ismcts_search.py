@@ -224,16 +224,20 @@ def test_network_forward_keeps_the_callers_thread_setting():
 
 
 def test_the_value_network_sets_the_reward_mode():
-    """Libertalia's shipped value head learnt the score difference: a search reading it backs that up."""
-    network = load_network("shipped", "libertalia_v0")
-    assert network.reward_mode == "score"
+    """A value head learnt its run's reward: Libertalia's network of 2026-12 the score difference, the one shipped
+    now the win (``winner``); a search reading either backs that up."""
+    network = load_network("shipped@2026-12", "libertalia_v0")
+    assert (network.reward_mode, load_network("shipped", "libertalia_v0").reward_mode) == ("score", "winner")
     with pytest.raises(ValueError, match="reward_mode 'score'"):
         Evaluator(value=network, steps=0, reward_mode="win")
     env = envs.make("libertalia_v0", raw=True, num_players=4)
     env.reset(seed=0)
-    agent = agents.make(f"ismcts:5,{NETWORKED}", env_name="libertalia_v0")
-    agent.bind(env)
-    assert agent.evaluator.reward_mode == "score"
+    for version, mode in (("shipped@2026-12", "score"), ("shipped", "winner")):
+        agent = agents.make(f"ismcts:5,prior={version},value={version}", env_name="libertalia_v0")
+        agent.bind(env)
+        assert agent.evaluator.reward_mode == mode
+    with pytest.raises(ValueError, match=r"no checkpoint shipped@1999-01 .*retired versions: shipped@2026-12"):
+        load_network("shipped@1999-01", "libertalia_v0")
 
 
 def test_a_network_of_another_layout_is_refused():
