@@ -80,6 +80,7 @@ from bidbluff.agents.shipped import (
     network_path,
     retired_path,
     retired_versions,
+    shipped_network,
     shipped_path,
 )
 from bidbluff.agents.tabular import TabularAgent, load_tabular
@@ -204,20 +205,10 @@ def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **opti
             raise ValueError(f"agent spec {spec!r} plays liars_dice_v0 only, not {env_name}")
         mode = "greedy" if spec.endswith(":greedy") else "sample"  # an equilibrium mixes
         return load(EQUILIBRIUM[path], env_name=env_name, deterministic=mode == "greedy", seed=seed)
-    if path.startswith("shipped@"):
+    if path == "shipped" or path.startswith("shipped@"):
         if env_name is None:
-            raise ValueError(f"agent spec {spec!r} needs the env (agents.make({spec!r}, env_name=...))")
-        version = path.partition("@")[2]
-        path = network_path(path, env_name)
-        if not Path(path).is_file():
-            kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
-            raise ValueError(f"{env_name} has no network retired as {version!r} (kept: {kept})")
-    if path == "shipped":
-        if env_name is None:
-            raise ValueError("agent spec 'shipped' needs the env (agents.make('shipped', env_name=...))")
-        path = network_path(path, env_name)
-        if not Path(path).is_file():
-            raise ValueError(f"{env_name} has no shipped checkpoint ({path} does not exist)")
+            raise ValueError(f"agent spec {spec!r} needs the env (agents.make({path!r}, env_name=...))")
+        path = shipped_network(path, env_name)
     if path.endswith((".zip", ".json")) or Path(path + ".zip").exists() or Path(path).exists():
         return load(path, env_name=env_name, deterministic=mode == "greedy", seed=seed)
     raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KINDS)}")
@@ -328,7 +319,9 @@ __all__ = [
     "parse_registration",
     "register",
     "retired_path",
+    "retired_versions",
     "seat_of",
+    "shipped_network",
     "shipped_path",
     "split_specs",
 ]

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -147,12 +146,9 @@ def load_network(spec: str, env_name: str) -> Network:
     checkpoint path, checked against the env (``bidbluff.agents.policy.load_network``); loaded once per process and
     shared by every search that names it."""
     from bidbluff.agents.policy import load_network as load_checkpoint
-    from bidbluff.agents.shipped import network_path, retired_versions
+    from bidbluff.agents.shipped import shipped_network
 
-    path = Path(network_path(spec, env_name))
-    if (spec == "shipped" or spec.startswith("shipped@")) and not path.is_file():
-        kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
-        raise ValueError(f"{env_name} has no checkpoint {spec} ({path} does not exist; retired versions: {kept})")
+    path = shipped_network(spec, env_name) if spec == "shipped" or spec.startswith("shipped@") else spec
     net, meta, _ = load_checkpoint(path, env_name)
     return Network(net, meta, spec)
 

@@ -46,6 +46,16 @@ def network_path(path: str, env_name: str) -> str:
     return path
 
 
+def shipped_network(spec: str, env_name: str) -> str:
+    """The checkpoint that ``shipped`` or ``shipped@VERSION`` names for ``env_name``, which must exist: a missing one
+    is named with the versions that are kept."""
+    path = Path(network_path(spec, env_name))
+    if not path.is_file():
+        kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
+        raise ValueError(f"{env_name} has no checkpoint {spec} ({path} does not exist; retired versions: {kept})")
+    return str(path)
+
+
 def retired_versions(env_name: str) -> list[str]:
     """The versions of ``env_name``'s retired networks, oldest name first."""
     folder = shipped_path(env_name).parent

@@ -40,7 +40,9 @@ def test_shipped_needs_its_env_and_says_which_is_missing(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="needs the env"):
         agents.make("shipped")
     monkeypatch.setattr("bidbluff.agents.shipped.CHECKPOINTS", tmp_path)
-    with pytest.raises(ValueError, match="no shipped checkpoint"):
+    with pytest.raises(
+        ValueError, match=r"no checkpoint shipped \(.*selfplay.zip does not exist; retired versions: none"
+    ):
         agents.make("shipped", env_name="libertalia_v0")
 
 
@@ -94,7 +96,7 @@ def test_a_replaced_network_stays_playable_as_shipped_at_its_version(tmp_path, m
     for suffix in (".zip", ".json"):
         shutil.copy2(original.with_suffix(suffix), agents.shipped_path("liars_dice_v0").with_suffix(suffix))
     before = agents.shipped_path("liars_dice_v0").with_suffix(".json").read_text()
-    with pytest.raises(ValueError, match=r"no network retired as '2026-12' \(kept: none\)"):
+    with pytest.raises(ValueError, match=r"no checkpoint shipped@2026-12 .*retired versions: none"):
         agents.make("shipped@2026-12", env_name="liars_dice_v0")
 
     assert ship([str(original), "--retire", "2026-12", "--games", "4"]) == 0
@@ -108,7 +110,7 @@ def test_a_replaced_network_stays_playable_as_shipped_at_its_version(tmp_path, m
 
     with pytest.raises(ValueError, match="names another network"):
         ship([str(original), "--retire", "2026-12", "--games", "4"])
-    with pytest.raises(ValueError, match=r"kept: shipped@2026-12"):
+    with pytest.raises(ValueError, match=r"no checkpoint shipped@2025-01 .*retired versions: shipped@2026-12\)"):
         agents.make("shipped@2025-01", env_name="liars_dice_v0")
     with pytest.raises(ValueError, match="a version is letters"):
         agents.make("shipped@../x", env_name="liars_dice_v0")
