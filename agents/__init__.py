@@ -77,6 +77,7 @@ from bidbluff.agents.shipped import (
     CHECKPOINTS,
     EQUILIBRIUM,
     has_shipped,
+    names_shipped,
     network_path,
     retired_path,
     retired_versions,
@@ -205,7 +206,7 @@ def _make(spec: str, env_name: str | None, seed: int | None, named: bool, **opti
             raise ValueError(f"agent spec {spec!r} plays liars_dice_v0 only, not {env_name}")
         mode = "greedy" if spec.endswith(":greedy") else "sample"  # an equilibrium mixes
         return load(EQUILIBRIUM[path], env_name=env_name, deterministic=mode == "greedy", seed=seed)
-    if path == "shipped" or path.startswith("shipped@"):
+    if names_shipped(path):
         if env_name is None:
             raise ValueError(f"agent spec {spec!r} needs the env (agents.make({path!r}, env_name=...))")
         path = shipped_network(path, env_name)

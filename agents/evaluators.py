@@ -148,8 +148,7 @@ def load_network(spec: str, env_name: str) -> Network:
     from bidbluff.agents.policy import load_network as load_checkpoint
     from bidbluff.agents.shipped import shipped_network
 
-    path = shipped_network(spec, env_name) if spec == "shipped" or spec.startswith("shipped@") else spec
-    net, meta, _ = load_checkpoint(path, env_name)
+    net, meta, _ = load_checkpoint(shipped_network(spec, env_name), env_name)
     return Network(net, meta, spec)
 
 

@@ -78,7 +78,7 @@ BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "prior": ("liars_dice_v0",)}
 # setting for both).  Lying Pirates: the network's prior and value at once, the other seats' moves drawn from the
 # prior (0.527; 38 ms of CPU).  Spytails: the same, but with 8 decisions of the network's rollout before its value
 # cuts off; the value read at once put the search under its network (0.547 against 0.397; about 50 ms).
-# Libertalia: the network's rollouts to the end under its prior, backing up the win share (0.460; about 300 ms;
+# Libertalia: the network's rollouts to the end under its prior, backing up the win share (0.464; about 300 ms;
 # heuristic rollouts cost seconds, and the wall-time cap binds on a loaded machine).
 EXPERT = {
     "liars_dice_v0": (

@@ -36,6 +36,11 @@ def retired_path(env_name: str, version: str) -> Path:
     return shipped_path(env_name).with_name(f"shipped@{version}.zip")
 
 
+def names_shipped(path: str) -> bool:
+    """``path`` is ``shipped`` or ``shipped@VERSION``: a name the env resolves, not a file."""
+    return path == "shipped" or path.startswith("shipped@")
+
+
 def network_path(path: str, env_name: str) -> str:
     """The checkpoint a network spec's path names: ``shipped`` the env's shipped network, ``shipped@VERSION`` the
     one retired as VERSION; any other path as given."""
@@ -46,14 +51,14 @@ def network_path(path: str, env_name: str) -> str:
     return path
 
 
-def shipped_network(spec: str, env_name: str) -> str:
-    """The checkpoint that ``shipped`` or ``shipped@VERSION`` names for ``env_name``, which must exist: a missing one
-    is named with the versions that are kept."""
-    path = Path(network_path(spec, env_name))
-    if not path.is_file():
+def shipped_network(path: str, env_name: str) -> str:
+    """``network_path``, where the checkpoint that ``shipped`` or ``shipped@VERSION`` names must exist: a missing
+    one is named with the versions that are kept."""
+    resolved = network_path(path, env_name)
+    if names_shipped(path) and not Path(resolved).is_file():
         kept = ", ".join(f"shipped@{v}" for v in retired_versions(env_name)) or "none"
-        raise ValueError(f"{env_name} has no checkpoint {spec} ({path} does not exist; retired versions: {kept})")
-    return str(path)
+        raise ValueError(f"{env_name} has no checkpoint {path} ({resolved} does not exist; retired versions: {kept})")
+    return resolved
 
 
 def retired_versions(env_name: str) -> list[str]:
