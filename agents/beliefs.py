@@ -89,16 +89,8 @@ class PolicyBelief(BetBelief):
         # each seat's cup given its model, and how well each model explains its bets (log evidence)
         evidence = {rel: np.logaddexp.reduce(log, axis=1) for rel, log in logs.items()}
         self.given = {rel: np.exp(log - evidence[rel][:, None]) for rel, log in logs.items()}
-        # which model every seat plays: a table plays one policy with chance SAME_POLICY (the evidence pools
-        # over its seats), else each seat its own
-        k, m = len(self.seats), len(models)
-        self.assignments = list(itertools.product(range(m), repeat=k))
-        prior = [(1 - SAME_POLICY) / m**k + (SAME_POLICY / m if len(set(a)) <= 1 else 0.0) for a in self.assignments]
-        log_post = np.log(prior) + np.array(
-            [sum(evidence[rel][i] for rel, i in zip(self.seats, a, strict=True)) for a in self.assignments]
-        )
-        post = np.exp(log_post - log_post.max())
-        self.chances = post / post.sum()
+        m = len(models)
+        self.assignments, self.chances = assignments([evidence[rel] for rel in self.seats], m)
         self.joint = {}  # relative seat -> (models, contents) posterior, the assignments summed out
         for j, rel in enumerate(self.seats):
             plays = np.bincount([a[j] for a in self.assignments], weights=self.chances, minlength=m)
@@ -124,6 +116,18 @@ class PolicyBelief(BetBelief):
                 die[1] = face
             drawn[owner] = model
         return state, drawn
+
+
+def assignments(evidence: Sequence[np.ndarray], models: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """Which of ``models`` policies each seat plays, given each seat's log evidence for every model: every
+    assignment and its posterior chance.  A table plays one policy with chance ``SAME_POLICY`` (the evidence then
+    pools over its seats), else each seat its own."""
+    k, m = len(evidence), models
+    every = list(itertools.product(range(m), repeat=k))
+    prior = [(1 - SAME_POLICY) / m**k + (SAME_POLICY / m if len(set(a)) <= 1 else 0.0) for a in every]
+    log_post = np.log(prior) + np.array([sum(e[i] for e, i in zip(evidence, a, strict=True)) for a in every])
+    post = np.exp(log_post - log_post.max())
+    return every, post / post.sum()
 
 
 def _log_likelihood(

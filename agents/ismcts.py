@@ -15,7 +15,10 @@ Each simulation:
    ``belief=bayes`` (Liar's dice) the other cups' crew dice are then drawn
    from the posterior that the bets imply (``bidbluff.agents.heuristic.liars_dice_bayes.
    BetBelief``) instead of fair; with ``belief=prior`` from the posterior
-   under the prior's policy (``bidbluff.agents.beliefs.PolicyBelief``).
+   under the prior's policy (``bidbluff.agents.beliefs.PolicyBelief``).  In
+   Libertalia ``belief=prior`` draws the cards already put face down at this
+   sunrise from the prior's policy instead of uniformly
+   (``bidbluff.agents.sunrise.SunriseBelief``).
 2. **Select**: from the root, at each node in the tree take the action, among
    those legal in this determinisation, that the selection rule ranks first
    for the seat acting there.  Both rules count a parent's visits as the
@@ -29,9 +32,10 @@ Each simulation:
    seats' moves are drawn from the prior (the network's policy), an opponent
    model, so the search is a best response to the prior's play where plain
    IS-MCTS assumes opponents that search as well.  With ``others=prior+heuristic``
-   (Liar's dice, ``belief=prior``) each determinisation also draws which of
-   the two each other seat plays, from the posterior its bets give, and that
-   seat plays it in the tree and in the rollout.
+   (``belief=prior``) each determinisation also draws which of the two each
+   other seat plays, from the posterior its bets (Liar's dice) or the cards it
+   has turned over (Libertalia) give, and that seat plays it in the tree and in
+   the rollout.
 3. **Expand** the first information set not yet in the tree and ask the
    evaluator (``bidbluff.agents.evaluators``) for its prior and every seat's value:
    a rollout to the end (uniform, heuristic or network policy), or one cut off
@@ -70,7 +74,7 @@ from bidbluff.envs.core import REWARD_MODES
 
 SELECTIONS = ("ucb", "puct")
 # determinisations that read more than the rules: the games each one reads
-BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "prior": ("liars_dice_v0",)}
+BELIEFS = {None: (), "bayes": ("liars_dice_v0",), "prior": ("liars_dice_v0", "libertalia_v0")}
 # Each game's "expert" opponent: the strongest setting measured against the heuristics, capped at one second of wall
 # time per decision (README, "Search strength").  Liar's dice: the network's rollouts under its prior, each other
 # captain taken to play the network or the heuristic as its bets say, with its cup drawn from that posterior
@@ -134,13 +138,15 @@ class ISMCTSAgent:
         steps: rollout decisions before the value cut-off (default 0 with ``value``: at once).
         others: ``"search"``: the other seats' nodes select as the searching seat's do; ``"prior"``: their moves
             are drawn from the prior (an opponent model; needs ``prior``); ``"prior+heuristic"``: from the prior
-            or the game's heuristic, whichever each seat's bets say it plays (needs ``belief="prior"``).
+            or the game's heuristic, whichever each seat's bets (or, in Libertalia, its cards turned over) say it
+            plays (needs ``belief="prior"``).
         mix: the share of a uniform prior mixed into the network's at every node, so that a move the network
             all but rules out still gets tried once the others' values are known (a sure "Liar!" in a spot
             unlike its training); AlphaZero's root noise plays this part in training.
         belief: ``"bayes"`` (liars_dice_v0): determinisations draw the other cups from the posterior the bets
             imply (``BetBelief``), not fair; ``"prior"``: from the posterior under the prior's policy
-            (``bidbluff.agents.beliefs.PolicyBelief``; needs a ``prior``); ``None``: the game's own
+            (``bidbluff.agents.beliefs.PolicyBelief``; in libertalia_v0 the face-down sunrise cards,
+            ``bidbluff.agents.sunrise.SunriseBelief``; needs a ``prior``); ``None``: the game's own
             ``resample_hidden``.
         seed: seeds determinisations, tie breaks and rollouts.
 
@@ -203,8 +209,8 @@ class ISMCTSAgent:
             raise ValueError(f"others={others} draws the other seats' moves from the prior: name it (prior=...)")
         if others == "prior+heuristic" and belief != "prior":
             raise ValueError(
-                "others=prior+heuristic tells which one each seat plays from its bets: it needs "
-                "belief=prior (Liar's dice)"
+                "others=prior+heuristic tells which one each seat plays from its bets or cards: it needs "
+                "belief=prior (Liar's dice, Libertalia)"
             )
         self.others = others
         self.specs = {"prior": prior, "value": value, "rollout": rollout, "steps": steps}
@@ -215,6 +221,7 @@ class ISMCTSAgent:
         self.models: list[Any] = []  # others=prior+heuristic: the policies the other seats may play
         self.model_rollouts: list[Any] = []  # and each one as a rollout policy
         self.likelihoods: dict = {}  # belief=prior: past bets' likelihoods, read again at later decisions
+        self.sunrise: Any = None  # belief=prior in Libertalia: the other seats' cards, a game long
         # An Event (anything with is_set()) a caller may set to end the search in progress: it then answers its
         # best move so far, as at the time budget (the browser table stops the thinking of a closed table).
         self.stop: Any = None
@@ -226,7 +233,7 @@ class ISMCTSAgent:
             raise TypeError(f"IS-MCTS binds to a bidbluff env (BoardGameEnv), not {type(env).__name__}")
         if self.belief is not None and raw.game.name not in BELIEFS[self.belief]:
             raise ValueError(
-                f"IS-MCTS belief={self.belief} reads bets in {', '.join(BELIEFS[self.belief])} only, "
+                f"IS-MCTS belief={self.belief} is written for {', '.join(BELIEFS[self.belief])} only, "
                 f"not {raw.game.name}"
             )
         self.env = raw
@@ -235,6 +242,10 @@ class ISMCTSAgent:
         if not self.models and self.others == "prior+heuristic":
             self.models = [self.evaluator.prior, HeuristicPrior(raw.game.name, raw.game.codec.n, self.seed)]
             self.model_rollouts = [PolicyRollout(model) for model in self.models]
+        if self.sunrise is None and self.belief == "prior" and raw.game.name == "libertalia_v0":
+            from bidbluff.agents.sunrise import SunriseBelief
+
+            self.sunrise = SunriseBelief(raw.game, self.models or [self.evaluator.prior])
 
     def make_evaluator(self, game: Any) -> Evaluator:
         """The evaluator of this agent's settings for ``game`` (its networks loaded and checked)."""
@@ -257,7 +268,8 @@ class ISMCTSAgent:
         return evaluator
 
     def reset(self) -> None:
-        pass
+        if self.sunrise is not None:
+            self.sunrise.reset()
 
     def act(self, observation: dict[str, np.ndarray], agent: str) -> int:
         legal = legal_ids(observation, agent)
@@ -294,15 +306,19 @@ class ISMCTSAgent:
             believe = BetBelief(observation).redraw
             redraw = lambda sample, seat, rng: (believe(sample, seat, rng), None)  # noqa: E731
         elif self.belief == "prior":
-            from bidbluff.agents.beliefs import PolicyBelief
-
-            if len(self.likelihoods) > 100_000:  # bets of finished games
-                self.likelihoods.clear()
-            belief = PolicyBelief(game, first, seat, self.models or [self.evaluator.prior], self.likelihoods)
-            if self.others == "prior+heuristic":
-                redraw = belief.draw
+            if self.sunrise is not None:
+                self.sunrise.update(first, seat)
+                draw = self.sunrise.draw
             else:
-                redraw = lambda sample, seat, rng: (belief.draw(sample, seat, rng)[0], None)  # noqa: E731
+                from bidbluff.agents.beliefs import PolicyBelief
+
+                if len(self.likelihoods) > 100_000:  # bets of finished games
+                    self.likelihoods.clear()
+                draw = PolicyBelief(game, first, seat, self.models or [self.evaluator.prior], self.likelihoods).draw
+            if self.others == "prior+heuristic":
+                redraw = draw
+            else:
+                redraw = lambda sample, seat, rng: (draw(sample, seat, rng)[0], None)  # noqa: E731
         return self.run(game, state, seat, obs, legal_ids(observation, agent), first, redraw)
 
     # -- the search --------------------------------------------------------------

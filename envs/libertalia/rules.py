@@ -12,6 +12,7 @@ says how each one is implemented.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -52,6 +53,9 @@ from bidbluff.envs.libertalia.content import (
     Rank,
     tie_break,
 )
+
+REVEAL = "sunrise: "  # the public log line that turns the day's cards over
+_REVEALED = re.compile(r"P(\d+) \(\w+\) [^,()]+ \((\d+)\)")  # one seat's card in it: _who, the name, (rank)
 
 # Phases with decisions.  Night and the campaign's end are automatic.
 SUNRISE, PARROT, DAY, DUSK, OVER = "sunrise", "parrot", "day", "dusk", "over"
@@ -290,7 +294,7 @@ class LibertaliaState(GameState):
             if rank:
                 self._play_from_hand(seat, rank)
                 self._board(seat, rank)
-        self._say(-1, "sunrise: " + ", ".join(f"{self._who(s)} {CHARACTERS[r]} ({r})" for s, r in self.ship))
+        self._say(-1, REVEAL + ", ".join(f"{self._who(s)} {CHARACTERS[r]} ({r})" for s, r in self.ship))
         self.chosen = [0] * self.num_players
         self.phase, self.cursor = PARROT, 0
 
@@ -547,6 +551,18 @@ class LibertaliaState(GameState):
         self.dens[owner].remove(rank)
         self.discards[owner].append(rank)
         self._say(-1, f"{by} discards {self._who(owner)}'s {CHARACTERS[rank]} ({rank})")
+
+    def last_reveal(self) -> tuple[tuple[int, int] | None, dict[int, int]]:
+        """The last sunrise turned over, as every player saw it: ``((campaign, day), {seat: card})``, read from
+        the public log (which holds it until the next reveal); ``(None, {})`` before the first."""
+        for reader, text in self.log:
+            if reader == -1 and text.startswith(REVEAL):
+                picks = {int(s): int(r) for s, r in _REVEALED.findall(text)}
+                if self.phase != SUNRISE:
+                    return (self.campaign, self.day), picks
+                # at sunrise the log still holds the day before's reveal (the campaign before's last day)
+                return ((self.campaign, self.day - 1) if self.day else (self.campaign - 1, DAYS - 1)), picks
+        return None, {}
 
     def _who(self, seat: int) -> str:
         return f"P{seat} ({COLOURS[seat]})"

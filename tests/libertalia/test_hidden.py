@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bidbluff.envs.libertalia.codec import SEAT_AT, SEAT_SIZE, encode
-from bidbluff.envs.libertalia.content import Rank
+from bidbluff.envs.libertalia.content import CHARACTERS, NUM_RANKS, Rank
 
 from .conftest import act, make_state, play, rng
 
@@ -107,3 +107,27 @@ def test_positions_the_engine_cannot_play_are_refused():
     ):
         with pytest.raises(ValueError, match=match):
             LibertaliaState.from_dict({**data, **bad})
+
+
+def test_the_last_reveal_is_read_from_the_public_log_until_the_next():
+    s = make_state(hands=[[16, 3, SPARE], [20, 7], [3, 12]], booty_days={0: [0, 0, 1, 0, 0, 0, 0]})
+    assert s.last_reveal() == (None, {})
+    play(s, 16, 20, 3)
+    # the cards as they were turned over, before any of them acted
+    assert s.last_reveal() == ((0, 0), {0: 16, 1: 20, 2: 3})
+    view = s.resample_hidden(2, rng(0))
+    assert view.last_reveal() == s.last_reveal()  # every seat sees it
+    while s.phase != "sunrise":
+        act(s, s.legal_actions()[0])
+    assert s.day == 1
+    assert s.last_reveal() == ((0, 0), {0: 16, 1: 20, 2: 3})  # the day before's, until the next reveal
+    play(s, 3, 7, 12)
+    assert s.last_reveal() == ((0, 1), {0: 3, 1: 7, 2: 12})
+
+
+def test_every_character_name_reads_back_from_the_reveal():
+    for rank in range(1, NUM_RANKS + 1):
+        other, spare = (3 if rank != 3 else 4), (SPARE if rank != SPARE else SPARE - 1)
+        s = make_state(hands=[[rank, spare], [other, spare], [other, spare]])  # spares: the day ends at a sunrise
+        play(s, rank, other, other)
+        assert s.last_reveal()[1][0] == rank, CHARACTERS[rank]
