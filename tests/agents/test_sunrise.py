@@ -102,19 +102,27 @@ def test_a_table_of_networks_is_told_from_its_cards():
     assert belief.evidence == {} and belief.waiting is None
 
 
-def test_the_search_reads_the_cards_and_forgets_them_at_a_new_game():
-    env, players = table("heuristic", 5)
+def test_the_search_reads_the_cards_of_each_table_and_forgets_them_at_a_new_game():
     search = ISMCTSAgent(
         simulations=8, prior="shipped", rollout="shipped", others="prior+heuristic", belief="prior", seed=0
     )
-    players[0] = search
+    env, players = table("heuristic", 5)
+    networks, others = table("shipped", 7)
+    players[0] = others[0] = search
     bind_all(players, env)
-    while belief_sunrises(env) < 3:
-        step(env, players)
-    assert all(search.sunrise.evidence[seat][1] > search.sunrise.evidence[seat][0] for seat in (1, 2, 3))
+    bind_all(others, networks)
+    while belief_sunrises(env) < 3 or belief_sunrises(networks) < 3:  # one agent at two tables, turn about
+        for board, seated in ((env, players), (networks, others)):
+            if belief_sunrises(board) < 3:
+                if seated[board.game_state.current_player()] is search:
+                    search.bind(board)
+                step(board, seated)
+    read, other = search.sunrises[env.unwrapped], search.sunrises[networks.unwrapped]
+    assert all(read.evidence[seat][1] > read.evidence[seat][0] for seat in (1, 2, 3))  # heuristics there
+    assert all(other.evidence[seat][0] > other.evidence[seat][1] for seat in (1, 2, 3))  # networks here
     env.reset(seed=6)
     bind_all(players, env)
-    assert search.sunrise.evidence == {}
+    assert env.unwrapped not in search.sunrises and networks.unwrapped in search.sunrises
 
 
 def test_beliefs_are_refused_where_they_read_nothing():
