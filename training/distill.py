@@ -312,11 +312,13 @@ def joined(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> dict[str, 
 
 
 def stack(rounds: list[Decisions]) -> dict[str, torch.Tensor]:
-    """The decisions as tensors, the teachers' distributions as they were labelled."""
+    """The decisions as tensors, the teachers' distributions as they were labelled (in half precision, as the
+    observations: a round of Lying Pirates' 1,062 action ids holds 200,000 of them, and the pool grows by a round
+    each round)."""
     return {
         "obs": torch.from_numpy(np.concatenate([np.stack(d.obs) for d in rounds])),
         "masks": torch.from_numpy(np.concatenate([np.stack(d.masks) for d in rounds])),
-        "targets": torch.from_numpy(np.concatenate([np.stack(d.targets) for d in rounds])),
+        "targets": torch.from_numpy(np.concatenate([np.stack(d.targets).astype(np.float16) for d in rounds])),
         "returns": torch.tensor([r for d in rounds for r in d.returns], dtype=torch.float32),
         "players": torch.tensor([p for d in rounds for p in d.players]),
         "own": torch.tensor([o for d in rounds for o in d.own], dtype=torch.bool),
@@ -324,13 +326,15 @@ def stack(rounds: list[Decisions]) -> dict[str, torch.Tensor]:
     }
 
 
-def sharpened(data: dict[str, torch.Tensor], sharpen: float) -> dict[str, torch.Tensor]:
-    """``data`` with its targets raised to the power ``1 / sharpen`` (renormalised): below 1 they lean toward the
-    teacher's most likely action, which a greedy student plays.  Only the targets are copied."""
+def sharpened(targets: torch.Tensor, sharpen: float) -> torch.Tensor:
+    """A minibatch's targets raised to the power ``1 / sharpen`` (renormalised, in full precision): below 1 they
+    lean toward the teacher's most likely action, which a greedy student plays.  The pool keeps the labels as the
+    teacher gave them, and its most likely action is the same either way."""
+    targets = targets.float()
     if sharpen == 1.0:
-        return data
-    targets = data["targets"] ** (1.0 / sharpen)
-    return {**data, "targets": targets / targets.sum(dim=1, keepdim=True)}
+        return targets
+    targets = targets ** (1.0 / sharpen)
+    return targets / targets.sum(dim=1, keepdim=True)
 
 
 AGREE_CHUNK = 65_536  # rows a greedy read takes at once: a million float observations would need gigabytes
@@ -382,8 +386,8 @@ def fit(
     generator: torch.Generator,
     stop: StopSignals | None = None,
 ) -> dict[str, float]:
-    """``cfg.epochs`` passes of minibatch Adam over ``data`` (cut short once ``stop`` has a signal); the last
-    pass's mean losses."""
+    """``cfg.epochs`` passes of minibatch Adam over ``data`` toward its targets sharpened by ``cfg.sharpen`` (cut
+    short once ``stop`` has a signal); the last pass's mean losses."""
     size = len(data["returns"])
     net.train()
     for _ in range(cfg.epochs):
@@ -394,7 +398,7 @@ def fit(
             out = net.get_action_and_value(
                 data["obs"][batch].float(), data["masks"][batch], action=torch.zeros(len(batch), dtype=torch.long)
             )
-            targets = data["targets"][batch]
+            targets = sharpened(data["targets"][batch], cfg.sharpen)
             # soft cross-entropy over the legal actions; illegal ones have target 0 (and log-prob ~ -1e8)
             policy_loss = -(data["weights"][batch] * (targets * out.log_probs.clamp(min=-1e4)).sum(1)).mean()
             returns = data["returns"][batch]
@@ -450,24 +454,28 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         fresh = play_round(cfg, round_, student, teacher_self, stop)
         if stop:
             break
+        # saved before the fit so that its lists can go: a round stopped in its fit has no round_K.zip, so a
+        # resumed run plays it again from the same seeds and writes this file again
+        save_data(out / f"data_{round_}.npz", fresh)
         fresh_data = stack([fresh])
+        del fresh
         before = agreement(net, fresh_data, own=True)  # on the learner's positions, not fitted to yet
         by_kind = agreement_by_kind(net, fresh_data, cfg.env)
+        decisions = len(fresh_data["returns"])
         pool = fresh_data if pool is None else joined(pool, fresh_data)
+        del fresh_data
         generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
-        data = sharpened(pool, cfg.sharpen)
-        losses = fit(cfg, net, optimizer, joined(data, exact) if exact else data, generator, stop)
+        losses = fit(cfg, net, optimizer, joined(pool, exact) if exact else pool, generator, stop)
         if stop:
             break  # the round is dropped whole: a resumed run plays it again from the same seeds
-        save_data(out / f"data_{round_}.npz", fresh)
         row = {
             "round": round_,
             "played_by": "teacher" if round_ == 0 else "student",
-            "decisions": len(fresh.obs),
-            "data": len(data["returns"]),
+            "decisions": decisions,
+            "data": len(pool["returns"]),
             "agreement_before_fit": before,
             "agreement_before_fit_by_kind": by_kind,
-            "agreement_after_fit": agreement(net, data),
+            "agreement_after_fit": agreement(net, pool),
             **({"exact": exact_report(net, probe, exact)} if exact else {}),
             **losses,
             "seconds": round(time.monotonic() - start, 1),
