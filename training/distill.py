@@ -311,6 +311,13 @@ def joined(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> dict[str, 
     return {key: torch.cat([a[key], b[key]]) for key in a}
 
 
+def grow(pool: dict[str, torch.Tensor], fresh: dict[str, torch.Tensor]) -> None:
+    """``fresh`` appended to ``pool`` in place, one field at a time: the pool's old copy of a field goes before
+    the next is copied, so the pool is never held twice whole (a Lying Pirates pool runs to gigabytes)."""
+    for key in pool:
+        pool[key] = torch.cat([pool[key], fresh[key]])
+
+
 def stack(rounds: list[Decisions]) -> dict[str, torch.Tensor]:
     """The decisions as tensors, the teachers' distributions as they were labelled (in half precision, as the
     observations: a round of Lying Pirates' 1,062 action ids holds 200,000 of them, and the pool grows by a round
@@ -462,7 +469,10 @@ def distill(cfg: DistillConfig, stop: StopSignals | None = None) -> Path:
         before = agreement(net, fresh_data, own=True)  # on the learner's positions, not fitted to yet
         by_kind = agreement_by_kind(net, fresh_data, cfg.env)
         decisions = len(fresh_data["returns"])
-        pool = fresh_data if pool is None else joined(pool, fresh_data)
+        if pool is None:
+            pool = fresh_data
+        else:
+            grow(pool, fresh_data)
         del fresh_data
         generator = torch.Generator().manual_seed(cfg.seed * 1000 + round_)
         losses = fit(cfg, net, optimizer, joined(pool, exact) if exact else pool, generator, stop)

@@ -186,6 +186,19 @@ def test_sharpened_targets_lean_to_the_teachers_choice():
     assert np.allclose(sharpened(data["targets"][:1], 1.0)[0].numpy(), row, atol=1e-3)
 
 
+def test_the_pool_grows_in_place_to_what_joining_gives():
+    from bidbluff.training.distill import grow, joined
+
+    a = {"obs": torch.arange(6.0).reshape(3, 2), "own": torch.tensor([True, False, True])}
+    b = {"obs": torch.arange(4.0).reshape(2, 2) + 10, "own": torch.tensor([False, False])}
+    expected = joined(a, b)
+    pool = dict(a)
+    grow(pool, b)
+    for key in expected:
+        assert torch.equal(pool[key], expected[key]), key
+    assert pool["obs"].shape == (5, 2) and a["obs"].shape == (3, 2)  # a's own tensors are not touched
+
+
 def test_agreement_read_in_chunks_is_the_agreement_read_at_once(monkeypatch):
     from bidbluff.training import distill as distill_module
 
