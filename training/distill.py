@@ -308,7 +308,10 @@ def exact_report(net: torch.nn.Module, probe: Any, data: dict[str, torch.Tensor]
 
 
 def joined(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    return {key: torch.cat([a[key], b[key]]) for key in a}
+    """``a`` and ``b`` one after the other, ``a`` untouched."""
+    out = dict(a)
+    grow(out, b)
+    return out
 
 
 def grow(pool: dict[str, torch.Tensor], fresh: dict[str, torch.Tensor]) -> None:

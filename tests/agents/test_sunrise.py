@@ -11,6 +11,7 @@ from bidbluff.agents.base import bind_all
 from bidbluff.agents.evaluators import HeuristicPrior, load_network
 from bidbluff.agents.ismcts import ISMCTSAgent
 from bidbluff.agents.sunrise import SunriseBelief, pick_position
+from bidbluff.envs.libertalia.content import DAYS
 from bidbluff.envs.libertalia.rules import SUNRISE
 
 GAME = "libertalia_v0"
@@ -74,13 +75,16 @@ def believe(spec: str, seed: int, models, sunrises: int = 4) -> tuple[SunriseBel
 
 def belief_sunrises(env) -> int:
     state = env.game_state
-    return state.campaign * 6 + state.day
+    return state.campaign * DAYS + state.day
+
+
+def both_models() -> list:
+    """The two policies a seat may play: the shipped network (index 0) and the heuristic (index 1)."""
+    return [load_network("shipped", GAME), HeuristicPrior(GAME, envs.game(GAME).codec.n, seed=0)]
 
 
 def test_a_table_of_heuristics_is_told_from_its_cards_and_its_face_down_cards_drawn():
-    network = load_network("shipped", GAME)
-    heuristic = HeuristicPrior(GAME, envs.make(GAME, raw=True).game.codec.n, seed=0)
-    belief, draws = believe("heuristic", 3, [network, heuristic])
+    belief, draws = believe("heuristic", 3, both_models())
     for seat in (1, 2, 3):
         assert belief.posterior(seat)[1] > 0.99
         assert belief.evidence[seat][1] > belief.evidence[seat][0] + 5
@@ -93,9 +97,7 @@ def test_a_table_of_heuristics_is_told_from_its_cards_and_its_face_down_cards_dr
 
 
 def test_a_table_of_networks_is_told_from_its_cards():
-    network = load_network("shipped", GAME)
-    heuristic = HeuristicPrior(GAME, envs.make(GAME, raw=True).game.codec.n, seed=0)
-    belief, _ = believe("shipped", 4, [network, heuristic])
+    belief, _ = believe("shipped", 4, both_models())
     for seat in (1, 2, 3):
         assert belief.posterior(seat)[0] > 0.99
     belief.reset()

@@ -191,7 +191,10 @@ def test_the_pool_grows_in_place_to_what_joining_gives():
 
     a = {"obs": torch.arange(6.0).reshape(3, 2), "own": torch.tensor([True, False, True])}
     b = {"obs": torch.arange(4.0).reshape(2, 2) + 10, "own": torch.tensor([False, False])}
-    expected = joined(a, b)
+    expected = {"obs": torch.arange(10.0).reshape(5, 2), "own": torch.tensor([True, False, True, False, False])}
+    expected["obs"][3:] = b["obs"]
+    for key, tensor in joined(a, b).items():
+        assert torch.equal(tensor, expected[key]), key
     pool = dict(a)
     grow(pool, b)
     for key in expected:
