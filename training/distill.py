@@ -135,7 +135,11 @@ def make_teachers(cfg: DistillConfig, round_: int, frozen: PolicyAgent, worker: 
 
 def teacher_target(teacher: Any, observation: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, int | None]:
     """The teacher's action distribution over the action ids; a rules-based teacher that only says its choice
-    (no ``probabilities``) gives the one-hot target of that choice, which is returned too."""
+    (no ``probabilities``) gives the one-hot target of that choice, which is returned too.  So does a search: its
+    visits and its move come from one search, so a search teacher in its own seat searches once a decision."""
+    if hasattr(teacher, "search"):
+        result = teacher.search(observation, name)
+        return result.policy.astype(np.float32), int(result.action)
     if hasattr(teacher, "probabilities"):
         return teacher.probabilities(observation).astype(np.float32), None
     chosen = int(teacher.act(observation, name))

@@ -266,6 +266,29 @@ def test_a_teacher_that_only_chooses_gives_one_hot_targets_and_acts_once_a_decis
         assert teacher.chosen == targets.argmax(1).tolist(), "one act per labelled decision, none more"
 
 
+def test_a_search_teacher_searches_once_a_decision_in_its_own_seat(fresh):
+    """A search gives its visits and its move together: in the learner's seat (round 0) the move played is the
+    labelled search's, not a second search's; in a later round it labels the student's decisions the same way."""
+    from bidbluff import agents
+    from bidbluff.training.distill import play_games
+
+    cfg = config("unused", fresh, opponents="heuristic", players=[2], games=2)
+    for round_ in (0, 1):
+        teacher = agents.make("ismcts:6,rollout=random", env_name="liars_dice_v0", seed=2)
+        searches = []
+        search = teacher.search
+
+        def counted(observation, agent, search=search, searches=searches):
+            searches.append(search(observation, agent))
+            return searches[-1]
+
+        teacher.search = counted
+        student = agents.make("random", env_name="liars_dice_v0", seed=5)
+        data = play_games(cfg, round_, [(g, 2, g % 2) for g in range(6)], student, {2: teacher})
+        assert len(data.targets) > 8 and len(searches) == len(data.targets), "one search a labelled decision"
+        assert all(np.array_equal(t, r.policy.astype(np.float32)) for t, r in zip(data.targets, searches, strict=True))
+
+
 def test_labelling_every_seat_labels_each_with_its_own_reward_and_reads_agreement_on_the_learners(fresh, monkeypatch):
     """``label_seats="all"``: the other seats' decisions are labelled too, each with its own seat's reward (a
     2-player game's are opposite), marked as not the learner's; the opponents of the teacher's own spec play the
