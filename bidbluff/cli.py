@@ -146,7 +146,13 @@ def tournament_parser(sub: Subparsers) -> None:
     )
     tour.add_argument("--games", type=int, default=200, help="games in all, rounded up to whole deals (default 200)")
     tour.add_argument("--players", type=int, help="seats (default: the game's default)")
-    tour.add_argument("--seed", type=int, default=0, help="first deal's seed (default 0)")
+    tour.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="first deal's seed (default 0); deal k is seed + k, so seeds closer together than a table's deals "
+        "share deals: 100000 apart for independent tables",
+    )
     add_named_agents(tour)
     add_env_options(tour)
     tour.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
@@ -447,7 +453,12 @@ def evaluate_parser(sub: Subparsers) -> None:
         help="exact: acts per information state for agents that do not say their probabilities (default 200; a "
         "program is sampled only when this is given)",
     )
-    evaluate.add_argument("--seed", type=int, default=0, help="every table's first deal (default 0)")
+    evaluate.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="every table's first deal (default 0); deal k is seed + k: 100000 apart for independent scorecards",
+    )
     evaluate.add_argument("--skip", default="", help="sections to leave out: baselines,mixed,exploiter,exact")
     evaluate.add_argument("--out", help="where finished parts are kept (default runs/evaluate-ENV-AGENT)")
     evaluate.add_argument("--json", metavar="PATH", help="also write the scorecard here ('-': stdout)")
