@@ -45,7 +45,6 @@ from bidbluff.envs.spytails.content import (
     INTIMIDATION,
     MAX_BID,
     NO_SUIT,
-    NUM_CARDS,
     QUEEN,
     SHREW_RANKS,
     SKUNK_BOMB,
@@ -80,6 +79,9 @@ class SpytailsLowball(SpytailsReader):
 
     name = "lowball"
     STAKE = 3
+    card_value = staticmethod(duck_value)
+    TAKE_TOP_UNDER = 12.0
+    REMOVE_UNDER = 6.0  # a 9 to a king: it wins when it must not
 
     def _character(self, obs: np.ndarray, legal: list[int]) -> int:
         return legal[0]
@@ -130,32 +132,6 @@ class SpytailsLowball(SpytailsReader):
         if _SPY["ghost"] in legal:
             return _SPY["ghost"]
         return min(winners, key=rank)[0]
-
-    def _regroup(self, obs: np.ndarray, legal: list[int]) -> int:
-        if _SPY["confirm"] in legal:
-            return _SPY["confirm"]
-        picks = [i for i in legal if _SPY["discard"] <= i < _SPY["discard"] + NUM_CARDS]
-        return min(picks, key=lambda i: duck_value(i - _SPY["discard"]))
-
-    def _echo_take(self, obs: np.ndarray, legal: list[int]) -> int:
-        return max(legal, key=lambda i: duck_value(i - _SPY["echo_take"]))
-
-    def _echo_give(self, obs: np.ndarray, legal: list[int]) -> int:
-        return min(legal, key=lambda i: duck_value(i - _SPY["echo_give"]))
-
-    def _reinforce(self, obs: np.ndarray, legal: list[int]) -> int:
-        takes = [i for i in legal if _SPY["take"] <= i < _SPY["take"] + NUM_CARDS]
-        best = max(takes, key=lambda i: duck_value(i - _SPY["take"]), default=None)
-        if best is None or (duck_value(best - _SPY["take"]) < 12.0 and _SPY["take_top"] in legal):
-            return _SPY["take_top"]
-        return best
-
-    def _remove(self, obs: np.ndarray, legal: list[int]) -> int:
-        removes = [i for i in legal if _SPY["remove"] <= i < _SPY["remove"] + NUM_CARDS]
-        worst = min(removes, key=lambda i: duck_value(i - _SPY["remove"]), default=None)
-        if worst is not None and duck_value(worst - _SPY["remove"]) <= 5.0:  # a 9 or a 10: it wins when it must not
-            return worst
-        return _SPY["remove_none"]
 
 
 # -- Liar's dice: a fixed-threshold bidder ---------------------------------------------------------------

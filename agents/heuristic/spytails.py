@@ -328,13 +328,23 @@ class SpytailsReader(SeededAgent):
 
     A player takes each open decision of ``rules.DECISIONS`` in the method named after it (``_bid``,
     ``_play``, ...); a player class that lacks one is refused when it is defined, not mid-game.
+
+    The card trades (regroup, Echo, reinforcements, removal) are made here, each player ranking cards by its
+    own ``card_value``: it takes the deck's unknown top card when no display card is worth ``TAKE_TOP_UNDER``,
+    and removes its least valued card only when that is worth less than ``REMOVE_UNDER``.
     """
+
+    card_value: Callable[[int], float]
+    TAKE_TOP_UNDER: float
+    REMOVE_UNDER: float
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         missing = [d for d in DECISIONS if not callable(getattr(cls, f"_{d}", None))]
         if missing:
             raise TypeError(f"{cls.__name__} has no method _<decision> for the decisions {missing} (of {DECISIONS})")
+        if not callable(getattr(cls, "card_value", None)):
+            raise TypeError(f"{cls.__name__} has no card_value: the value its card trades rank cards by")
 
     @staticmethod
     def hand(obs: np.ndarray) -> list[int]:
@@ -370,6 +380,32 @@ class SpytailsReader(SeededAgent):
     def _repay(self, obs: np.ndarray, legal: list[int]) -> int:
         return _OFF["repay"]  # the rules leave one move
 
+    def _regroup(self, obs: np.ndarray, legal: list[int]) -> int:
+        if _OFF["confirm"] in legal:
+            return _OFF["confirm"]
+        picks = [i for i in legal if _OFF["discard"] <= i < _OFF["discard"] + NUM_CARDS]
+        return min(picks, key=lambda i: self.card_value(i - _OFF["discard"]))
+
+    def _echo_take(self, obs: np.ndarray, legal: list[int]) -> int:
+        return max(legal, key=lambda i: self.card_value(i - _OFF["echo_take"]))
+
+    def _echo_give(self, obs: np.ndarray, legal: list[int]) -> int:
+        return min(legal, key=lambda i: self.card_value(i - _OFF["echo_give"]))
+
+    def _reinforce(self, obs: np.ndarray, legal: list[int]) -> int:
+        takes = [i for i in legal if _OFF["take"] <= i < _OFF["take"] + NUM_CARDS]
+        best = max(takes, key=lambda i: self.card_value(i - _OFF["take"]), default=None)
+        if best is None or (self.card_value(best - _OFF["take"]) < self.TAKE_TOP_UNDER and _OFF["take_top"] in legal):
+            return _OFF["take_top"]
+        return best
+
+    def _remove(self, obs: np.ndarray, legal: list[int]) -> int:
+        removes = [i for i in legal if _OFF["remove"] <= i < _OFF["remove"] + NUM_CARDS]
+        worst = min(removes, key=lambda i: self.card_value(i - _OFF["remove"]), default=None)
+        if worst is not None and self.card_value(worst - _OFF["remove"]) < self.REMOVE_UNDER:
+            return worst
+        return _OFF["remove_none"]
+
 
 def card_options(legal: list[int]) -> list[tuple[int, int, bool]]:
     """(action id, card, played low) of every card play in ``legal``."""
@@ -403,6 +439,9 @@ class SpytailsHeuristic(SpytailsReader):
     """Forecasts the count it is likeliest to hit and plays to hit it; see the module docstring."""
 
     name = "heuristic"
+    card_value = staticmethod(control_value)
+    TAKE_TOP_UNDER = 5.0
+    REMOVE_UNDER = 3.0  # a 6, 7 or 8: middle cards give the least control
 
     # -- the table as this seat sees it ----------------------------------------------------------------
     @staticmethod
@@ -589,29 +628,3 @@ class SpytailsHeuristic(SpytailsReader):
             return best_chance[2]
         # a win it cannot avoid: spend its most dangerous card on it
         return max(winners, key=turn.strength)[0]
-
-    def _regroup(self, obs: np.ndarray, legal: list[int]) -> int:
-        if _OFF["confirm"] in legal:
-            return _OFF["confirm"]
-        picks = [i for i in legal if _OFF["discard"] <= i < _OFF["discard"] + NUM_CARDS]
-        return min(picks, key=lambda i: control_value(i - _OFF["discard"]))
-
-    def _echo_take(self, obs: np.ndarray, legal: list[int]) -> int:
-        return max(legal, key=lambda i: control_value(i - _OFF["echo_take"]))
-
-    def _echo_give(self, obs: np.ndarray, legal: list[int]) -> int:
-        return min(legal, key=lambda i: control_value(i - _OFF["echo_give"]))
-
-    def _reinforce(self, obs: np.ndarray, legal: list[int]) -> int:
-        takes = [i for i in legal if _OFF["take"] <= i < _OFF["take"] + NUM_CARDS]
-        best = max(takes, key=lambda i: control_value(i - _OFF["take"]), default=None)
-        if best is None or (control_value(best - _OFF["take"]) < 5.0 and _OFF["take_top"] in legal):
-            return _OFF["take_top"]
-        return best
-
-    def _remove(self, obs: np.ndarray, legal: list[int]) -> int:
-        removes = [i for i in legal if _OFF["remove"] <= i < _OFF["remove"] + NUM_CARDS]
-        worst = min(removes, key=lambda i: control_value(i - _OFF["remove"]), default=None)
-        if worst is not None and control_value(worst - _OFF["remove"]) <= 2.5:
-            return worst
-        return _OFF["remove_none"]

@@ -86,6 +86,9 @@ class FirstSpytailsHeuristic(SpytailsReader):
     """Forecasts from hand strength and plays to meet it; see the module docstring."""
 
     name = "heuristic@2026-11"
+    card_value = staticmethod(keep_value)
+    TAKE_TOP_UNDER = 4.0
+    REMOVE_UNDER = 1.0
 
     def _character(self, obs: np.ndarray, legal: list[int]) -> int:
         return legal[0]  # Alka (an extra card) when free
@@ -150,29 +153,3 @@ class FirstSpytailsHeuristic(SpytailsReader):
         if _OFF["ghost"] in legal:  # every card would win: 1 influence beats losing the stake
             return _OFF["ghost"]
         return min(options, key=lambda o: strength(o[1], o[2]))[0]
-
-    def _regroup(self, obs: np.ndarray, legal: list[int]) -> int:
-        if _OFF["confirm"] in legal:
-            return _OFF["confirm"]
-        picks = [i for i in legal if _OFF["discard"] <= i < _OFF["discard"] + NUM_CARDS]
-        return min(picks, key=lambda i: keep_value(i - _OFF["discard"]))
-
-    def _echo_take(self, obs: np.ndarray, legal: list[int]) -> int:
-        return max(legal, key=lambda i: keep_value(i - _OFF["echo_take"]))
-
-    def _echo_give(self, obs: np.ndarray, legal: list[int]) -> int:
-        return min(legal, key=lambda i: keep_value(i - _OFF["echo_give"]))
-
-    def _reinforce(self, obs: np.ndarray, legal: list[int]) -> int:
-        takes = [i for i in legal if _OFF["take"] <= i < _OFF["take"] + NUM_CARDS]
-        best = max(takes, key=lambda i: keep_value(i - _OFF["take"]), default=None)
-        if best is None or (keep_value(best - _OFF["take"]) < 4.0 and _OFF["take_top"] in legal):
-            return _OFF["take_top"]
-        return best
-
-    def _remove(self, obs: np.ndarray, legal: list[int]) -> int:
-        removes = [i for i in legal if _OFF["remove"] <= i < _OFF["remove"] + NUM_CARDS]
-        worst = min(removes, key=lambda i: keep_value(i - _OFF["remove"]), default=None)
-        if worst is not None and keep_value(worst - _OFF["remove"]) < 1.0:
-            return worst
-        return _OFF["remove_none"]

@@ -169,3 +169,37 @@ def test_a_player_class_missing_a_decision_is_refused_when_defined() -> None:
         class NoCharacter(sp.SpytailsReader):  # every decision but the character pick
             _bid = _stake = _revise = _play = _regroup = sp.SpytailsHeuristic._bid
             _echo_take = _echo_give = _reinforce = _remove = sp.SpytailsHeuristic._bid
+
+
+def test_a_player_class_without_a_card_value_is_refused_when_defined() -> None:
+    with pytest.raises(TypeError, match="NoValue has no card_value"):
+
+        class NoValue(sp.SpytailsReader):  # every decision, the card trades from the reader
+            _character = _bid = _stake = _revise = _play = sp.SpytailsHeuristic._bid
+
+
+@pytest.mark.parametrize(
+    ("player", "take_top_under", "remove_under"),
+    [(sp.SpytailsHeuristic, 5.0, 3.0), (SpytailsLowball, 12.0, 6.0)],
+)
+def test_the_card_trades_rank_cards_by_the_players_own_value(player, take_top_under, remove_under) -> None:
+    agent = player(seed=0)
+    value = agent.card_value
+    cards = list(range(sp.NUM_CARDS))
+    top, bottom = max(map(value, cards)), min(map(value, cards))
+    assert bottom < remove_under <= top and bottom < take_top_under <= top
+
+    def pick(decision: str, among: list[int], extra: str | None = None) -> int | str:
+        """The card a decision picks among ``among``, or the name of the extra move it makes instead."""
+        legal = [OFF[decision] + c for c in among] + ([OFF[extra]] if extra else [])
+        method = {"take": "_reinforce", "discard": "_regroup"}.get(decision, f"_{decision}")
+        chosen = getattr(agent, method)(None, legal)
+        return extra if extra and chosen == OFF[extra] else chosen - OFF[decision]
+
+    assert value(pick("remove", cards, "remove_none")) == bottom
+    assert pick("remove", [c for c in cards if value(c) >= remove_under], "remove_none") == "remove_none"
+    assert value(pick("take", cards, "take_top")) == top
+    assert pick("take", [c for c in cards if value(c) < take_top_under], "take_top") == "take_top"
+    assert value(pick("echo_take", cards)) == top
+    assert value(pick("echo_give", cards)) == bottom
+    assert value(pick("discard", cards)) == bottom
