@@ -21,6 +21,10 @@
                     network's policy), ``value=shipped`` (its value head cuts
                     rollouts off, at once or after ``steps=K``),
                     ``rollout=heuristic|shipped``, ``select=ucb|puct``,
+                    ``prior=`` and ``rollout=`` also take an
+                    outside-style player (``prior=odds,rollout=odds,
+                    others=prior``: a best response by search to a
+                    table of ``odds``, which it knows move for move),
                     ``c=1.5``, ``belief=bayes`` (Liar's dice: draw the
                     hidden cups as the bets imply; ``belief=prior``: as
                     the prior would have bet), ``others=prior`` (the

@@ -5,13 +5,14 @@ heuristics or a trained network plug into the search (``bidbluff.agents.ismcts``
 ``leaf(game, state, actor, observation, legal, rng)`` answers a new tree node:
 
 * **prior**: probabilities over ``legal`` (the acting seat's legal ids) from the
-  policy head of a ``Network`` given the acting seat's observation, or from the
-  game's heuristic (``HeuristicPrior``), or ``None`` (uniform) without one.
+  policy head of a ``Network`` given the acting seat's observation, or from one of
+  the game's rules-based players (``HeuristicPrior``: the heuristic, or an outside-style
+  player such as ``odds``), or ``None`` (uniform) without one.
   The tree keeps it in the node, which is keyed by the acting seat's
   information set, so it is asked once per information set.
 * **values**: one per seat.  The evaluator plays the determinised ``state``
-  forward with its ``Rollout`` policy (uniform random, the game's heuristic, or
-  a network's sampled policy), ``steps`` decisions or to the end, then reads
+  forward with its ``Rollout`` policy (uniform random, one of the game's rules-based
+  players, or a network's sampled policy), ``steps`` decisions or to the end, then reads
   the ``Network``'s value head on every live seat's observation (a cut-off), or
   the game's final rewards when the game ended first.
 
@@ -38,6 +39,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from bidbluff.agents.heuristic import make_heuristic
+from bidbluff.agents.outsiders import OUTSIDERS, make_outsider
 
 MAX_ROLLOUT = 100_000  # a safety cap: a game that does not end is an engine bug
 
@@ -104,15 +106,31 @@ class Network:
 NUMPY_ROWS = 8  # up to this many rows a forward pass runs in numpy (``Network.fast``)
 
 
-class HeuristicPrior:
-    """The game's heuristic as a prior: the distribution it draws from where it tells one
-    (``probabilities``), else all on the move it picks; the search mixes in a uniform share."""
+RULES_PLAYERS = ("heuristic", *OUTSIDERS)  # the rules-based players a search may take as its prior or rollout
 
-    def __init__(self, env_name: str, n_actions: int, seed: int | None = None) -> None:
-        self.heuristic = make_heuristic(env_name, seed)
+
+def rules_player(env_name: str, player: str = "heuristic", seed: int | None = None) -> Any:
+    """The game's rules-based ``player``: ``heuristic``, or an outside-style one (``odds``, ``lowball``, ``myopic``)
+    where the game has it.  A search that takes an outside-style player as its prior and the others' model
+    (``prior=odds,others=prior``) is a best response by search to a table of that player, which it knows move for
+    move."""
+    if player == "heuristic":
+        return make_heuristic(env_name, seed)
+    if player not in OUTSIDERS:
+        raise ValueError(f"no rules-based player {player!r}; a search can take one of {', '.join(RULES_PLAYERS)}")
+    return make_outsider(player, env_name, seed)
+
+
+class HeuristicPrior:
+    """A rules-based player as a prior (the game's heuristic unless ``player`` names another): the distribution
+    it draws from where it tells one (``probabilities``), else all on the move it picks; the search mixes in a
+    uniform share."""
+
+    def __init__(self, env_name: str, n_actions: int, seed: int | None = None, player: str = "heuristic") -> None:
+        self.heuristic = rules_player(env_name, player, seed)
         self.env_name = env_name
         self.n_actions = n_actions
-        self.name = "heuristic"
+        self.name = player
 
     def policy(self, observation: np.ndarray, legal: Sequence[int], actor: int) -> np.ndarray:
         mask = np.zeros(self.n_actions, dtype=np.int8)
@@ -184,12 +202,12 @@ def seat_view(
 
 
 class HeuristicRollout:
-    """The game's hand-written player (``bidbluff.agents.heuristic``) for every seat, from each seat's observation."""
+    """A rules-based player (the game's heuristic unless ``player`` names another) for every seat, from each seat's
+    observation."""
 
-    name = "heuristic"
-
-    def __init__(self, env_name: str, seed: int | None = None) -> None:
-        self.heuristic = make_heuristic(env_name, seed)
+    def __init__(self, env_name: str, seed: int | None = None, player: str = "heuristic") -> None:
+        self.heuristic = rules_player(env_name, player, seed)
+        self.name = player
 
     def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any:
         observation, _ = seat_view(game, state, actor)

@@ -64,6 +64,7 @@ import numpy as np
 
 from bidbluff.agents.base import legal_ids, seat_of
 from bidbluff.agents.evaluators import (
+    RULES_PLAYERS,
     Evaluator,
     HeuristicPrior,
     HeuristicRollout,
@@ -135,10 +136,12 @@ class ISMCTSAgent:
             share alone where a game's own ``win`` payoffs differ); with a value network, that network's mode
             (the default then).
         selection: ``"ucb"`` or ``"puct"`` (default: ``puct`` with a prior, ``ucb`` without).
-        prior: the network of the prior, ``"shipped"`` or a checkpoint path, or ``"heuristic"`` (the game's
-            heuristic's choice) (``None``: uniform).
+        prior: the network of the prior, ``"shipped"`` or a checkpoint path, or a rules-based player's choice:
+            ``"heuristic"``, or an outside-style player the game has (``"odds"``, ``"lowball"``, ``"myopic"``)
+            (``None``: uniform).
         value: the network whose value head cuts rollouts off (``None``: roll out to the end).
-        rollout: ``"random"``, ``"heuristic"``, or a network (``"shipped"`` or a checkpoint path).
+        rollout: ``"random"``, a rules-based player (as for ``prior``), or a network (``"shipped"`` or a
+            checkpoint path).
         steps: rollout decisions before the value cut-off (default 0 with ``value``: at once).
         others: ``"search"``: the other seats' nodes select as the searching seat's do; ``"prior"``: their moves
             are drawn from the prior (an opponent model; needs ``prior``); ``"prior+heuristic"``: from the prior
@@ -253,15 +256,15 @@ class ISMCTSAgent:
         """The evaluator of this agent's settings for ``game`` (its networks loaded and checked)."""
         spec = self.specs
         prior: Any = None
-        if spec["prior"] == "heuristic":
-            prior = HeuristicPrior(game.name, game.codec.n, self.seed)
+        if spec["prior"] in RULES_PLAYERS:
+            prior = HeuristicPrior(game.name, game.codec.n, self.seed, spec["prior"])
         elif spec["prior"]:
             prior = load_network(spec["prior"], game.name)
         value = load_network(spec["value"], game.name) if spec["value"] else None
         if spec["rollout"] == "random":
             rollout: Any = RandomRollout()
-        elif spec["rollout"] == "heuristic":
-            rollout = HeuristicRollout(game.name, self.seed)
+        elif spec["rollout"] in RULES_PLAYERS:
+            rollout = HeuristicRollout(game.name, self.seed, spec["rollout"])
         else:
             rollout = PolicyRollout(load_network(spec["rollout"], game.name))
         mode = self.reward_mode or (value.reward_mode if value is not None else "win")

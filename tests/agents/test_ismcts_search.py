@@ -15,6 +15,7 @@ from bidbluff.agents.evaluators import (
     HeuristicRollout,
     PolicyRollout,
     load_network,
+    rules_player,
 )
 from bidbluff.agents.ismcts import EXPERT, ISMCTSAgent
 
@@ -336,6 +337,41 @@ def test_heuristic_prior(env_name):
     assert agent.selection == "puct"
     agent.bind(env)
     assert seen["action_mask"][agent.act(seen, name)] == 1
+
+
+@pytest.mark.parametrize(("env_name", "player", "seed"), [("liars_dice_v0", "odds", 4), ("libertalia_v0", "myopic", 1)])
+def test_an_outside_style_player_as_prior_and_rollout(env_name, player, seed):
+    """``prior=odds`` puts the prior all on the move ``odds`` makes (not the heuristic's), and ``rollout=odds``
+    plays ``odds``' moves: a search that knows a table of ``odds`` move for move."""
+    env = envs.make(env_name, raw=True, num_players=4)
+    env.reset(seed=seed)
+    name = env.agent_selection
+    seen = env.observe(name)
+    legal = env.legal_action_ids()
+    outsider = agents.make(player, env_name=env_name, seed=0)
+    heuristic = agents.make("heuristic", env_name=env_name, seed=0)
+    agent = agents.make(f"ismcts:20,prior={player},rollout={player},others=prior", env_name=env_name, seed=0)
+    agent.bind(env)
+    prior = agent.evaluator.prior
+    assert prior.name == player
+    expected = [float(i == outsider.act(seen, name)) for i in legal]
+    assert prior.policy(seen["observation"], legal, agents.seat_of(name)).tolist() == expected
+    rollout = agent.evaluator.rollout
+    assert rollout.name == player
+    move = rollout.choose(env.game, env.game_state, agents.seat_of(name), np.random.default_rng(0))
+    assert env.game.action_to_id(env.game_state, move, agents.seat_of(name)) == outsider.act(seen, name)
+    assert seen["action_mask"][agent.act(seen, name)] == 1
+    # the position is one where the two players differ, so a prior or rollout of the heuristic fails above
+    assert outsider.act(seen, name) != heuristic.act(seen, name)
+
+
+def test_a_rules_player_the_game_lacks_is_refused():
+    env = envs.make("liars_dice_v0", raw=True, num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="myopic"):
+        agents.make("ismcts:20,prior=myopic", env_name="liars_dice_v0", seed=0).bind(env)
+    with pytest.raises(ValueError, match="rules-based player 'nobody'"):
+        rules_player("liars_dice_v0", "nobody")
 
 
 class CallsLiarAtOnce:
