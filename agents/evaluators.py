@@ -127,7 +127,7 @@ class HeuristicPrior:
     uniform share."""
 
     def __init__(self, env_name: str, n_actions: int, seed: int | None = None, player: str = "heuristic") -> None:
-        self.heuristic = rules_player(env_name, player, seed)
+        self.player = rules_player(env_name, player, seed)
         self.env_name = env_name
         self.n_actions = n_actions
         self.name = player
@@ -136,10 +136,10 @@ class HeuristicPrior:
         mask = np.zeros(self.n_actions, dtype=np.int8)
         mask[legal] = 1
         seen = {"observation": observation, "action_mask": mask}
-        if hasattr(self.heuristic, "probabilities"):
-            probs = np.asarray(self.heuristic.probabilities(seen), dtype=np.float64)[np.asarray(legal)]
+        if hasattr(self.player, "probabilities"):
+            probs = np.asarray(self.player.probabilities(seen), dtype=np.float64)[np.asarray(legal)]
             return probs / probs.sum()
-        return (np.asarray(legal) == self.heuristic.act(seen, f"player_{actor}")).astype(np.float64)
+        return (np.asarray(legal) == self.player.act(seen, f"player_{actor}")).astype(np.float64)
 
 
 class Prior(Protocol):
@@ -206,12 +206,12 @@ class HeuristicRollout:
     observation."""
 
     def __init__(self, env_name: str, seed: int | None = None, player: str = "heuristic") -> None:
-        self.heuristic = rules_player(env_name, player, seed)
+        self.player = rules_player(env_name, player, seed)
         self.name = player
 
     def choose(self, game: Any, state: Any, actor: int, rng: np.random.Generator) -> Any:
         observation, _ = seat_view(game, state, actor)
-        return game.id_to_action(state, self.heuristic.act(observation, f"player_{actor}"), actor)
+        return game.id_to_action(state, self.player.act(observation, f"player_{actor}"), actor)
 
 
 class PolicyRollout:
